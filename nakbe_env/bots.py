@@ -1,0 +1,84 @@
+"""Scripted Treasures of Nakbe players. They read only what their seat may know: the public
+board and their own team card (tests check that re-dealing the hidden parts never changes a
+bot's choice)."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from treasure_core.agents import Agent
+from treasure_core.aec import TreasureAECEnv
+from treasure_core.header import CURRENT_PLAYER
+
+from nakbe_env.data import GUARDIAN_STEPS, NUM_EXPLORERS, TEAM_CARDS, TEAM_SIZE
+from nakbe_env.kernels import destination, legal_mask
+from nakbe_env.state import CHAMBER, DIE, EXITED, EXPLORER_POS, GUARDIAN_POS, GUARDIAN_ROOM, NO_TOKEN, OFF_BOARD, SPACE_TOKEN, TEAM_CARD
+
+OWN_PROGRESS = 1.0  # per space my explorer gains
+OTHER_PROGRESS = 0.35  # per space another explorer gains (it may be an opponent's)
+TREASURE = 1.5  # a token is worth 1.2 on average, and denies it to the others
+OWN_EXIT = 40.0  # my explorer takes the 8 and the game ends
+OTHER_EXIT = -8.0
+DANGER = 6.0  # my explorer would be the Guardian's next catch
+
+
+@njit(cache=True)
+def _in_danger(state, explorer, position):
+    """Would the Guardian's next 5-space move stop on this explorer (it is the first one
+    ahead of the Guardian within reach)?"""
+    guardian = state[GUARDIAN_POS]
+    if guardian == GUARDIAN_ROOM or position == CHAMBER:
+        return False
+    if position - guardian > GUARDIAN_STEPS:
+        return False
+    for e in range(NUM_EXPLORERS):
+        other = state[EXPLORER_POS + e]
+        if e != explorer and other != OFF_BOARD and guardian < other < position:
+            return False
+    return True
+
+
+@njit(cache=True)
+def heuristic_action(state, player):
+    """Greedy one-move look-ahead over public information and the player's own team."""
+    mine = np.zeros(NUM_EXPLORERS, np.bool_)
+    card = state[TEAM_CARD + player]
+    for k in range(TEAM_SIZE):
+        mine[TEAM_CARDS[card, k]] = True
+    mask = np.zeros(NUM_EXPLORERS, np.int8)
+    legal_mask(state, mask)
+    best_action = -1
+    best_value = -1e18
+    for e in range(NUM_EXPLORERS):
+        if not mask[e]:
+            continue
+        start = state[EXPLORER_POS + e]
+        end = destination(state, e, state[DIE])
+        if end == EXITED:
+            value = OWN_EXIT if mine[e] else OTHER_EXIT
+        else:
+            gain = end - start
+            value = gain * (OWN_PROGRESS if mine[e] else -OTHER_PROGRESS)
+            if state[SPACE_TOKEN + end] != NO_TOKEN:
+                value += TREASURE
+            if mine[e]:
+                value += DANGER * (int(_in_danger(state, e, start)) - int(_in_danger(state, e, end)))
+        if value > best_value:
+            best_value = value
+            best_action = e
+    return best_action
+
+
+class NakbeBot(Agent):
+    """Moves its own explorers forward and out of the Guardian's reach, grabs treasures, and
+    holds back the explorers that are not on its team."""
+
+    name = "bot"
+
+    def __init__(self, seed: int | None = None):
+        self.seed = seed
+
+    def act(self, env: TreasureAECEnv, agent: str) -> int:
+        state = env.get_state()
+        return int(heuristic_action(state, int(state[CURRENT_PLAYER])))

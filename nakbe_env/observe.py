@@ -1,0 +1,173 @@
+"""Observation encoders: what one player may know, and the full-information view.
+
+Every feature is in [0, 1]. Seats in a player's observation are relative: seat k is the
+player k places after the observer (k = 0 is the observer). docs/games/nakbe.md names
+every slice; OBS_LAYOUT and FULL_LAYOUT below are the source of truth for offsets.
+"""
+
+import numpy as np
+from numba import njit, prange
+
+from treasure_core.header import CURRENT_PLAYER, NUM_PLAYERS
+
+from nakbe_env.data import (
+    DISTINCT_FACES,
+    MAX_PLAYERS,
+    MAX_TOKEN_VALUE,
+    NUM_EXPLORERS,
+    SLOT_VALUES,
+    TEAM_CARDS,
+    TEAM_SIZE,
+    TOKENS_PLACED,
+    TRACK_LENGTH,
+)
+from nakbe_env.state import (
+    DIE,
+    EXPLORER_DARK,
+    EXPLORER_POS,
+    EXPLORER_SLOT,
+    GUARDIAN_POS,
+    NO_SLOT,
+    NO_TOKEN,
+    OFF_BOARD,
+    SPACE_TOKEN,
+    TEAM_CARD,
+    TOKEN_KINDS,
+    TOKEN_VALUE_COUNTS,
+)
+
+SPACES = TRACK_LENGTH + 1  # chamber + track
+BEST_SLOT_VALUE = 8
+
+PUBLIC_LAYOUT = (
+    ("explorer_space", NUM_EXPLORERS * SPACES),  # [explorer, space] one-hot; 0 = chamber
+    ("explorer_dark", NUM_EXPLORERS),
+    ("explorer_off_board", NUM_EXPLORERS),  # caught or escaped
+    ("explorer_slot_value", NUM_EXPLORERS),  # scoring slot value / 8, 0 while on the board
+    ("guardian_space", SPACES + 1),  # one-hot; 0 = Guardian's Room, 1 + s = space s
+    ("token_on_space", SPACES),  # a face-down token lies there
+    ("die", len(DISTINCT_FACES)),  # one-hot over faces 1, 2, 3, 4, 6; zeros when over
+    ("slot_taken", NUM_EXPLORERS),  # scoring slots 1, 2, 3, 4, 5, 6, 8
+)
+OBS_LAYOUT = PUBLIC_LAYOUT + (
+    ("my_team", NUM_EXPLORERS),  # the three explorers on my team card
+    ("my_token_values", TOKEN_KINDS),  # how many 0-, 1-, 2- and 3-point tokens I hold / 13
+    ("token_counts", MAX_PLAYERS),  # tokens held per relative seat / 13
+    ("seat_in_game", MAX_PLAYERS),  # relative seats that exist
+    ("seat_to_act", MAX_PLAYERS),  # relative seat of the player to act, one-hot
+)
+FULL_LAYOUT = PUBLIC_LAYOUT + (
+    ("token_value_on_space", SPACES),  # face-down token value / 3 (0 where none)
+    ("team_of_seat", MAX_PLAYERS * NUM_EXPLORERS),  # [seat, explorer], absolute seats
+    ("token_values_of_seat", MAX_PLAYERS * TOKEN_KINDS),  # [seat, value] count / 13
+    ("seat_in_game", MAX_PLAYERS),
+    ("seat_to_act", MAX_PLAYERS),
+)
+
+
+def offsets(layout: tuple) -> dict[str, tuple[int, int]]:
+    """name -> (start, stop) of each slice."""
+    out, start = {}, 0
+    for name, size in layout:
+        out[name] = (start, start + size)
+        start += size
+    return out
+
+
+OBS = offsets(OBS_LAYOUT)
+FULL = offsets(FULL_LAYOUT)
+PUBLIC_SIZE = sum(size for _, size in PUBLIC_LAYOUT)
+OBS_SIZE = sum(size for _, size in OBS_LAYOUT)
+FULL_SIZE = sum(size for _, size in FULL_LAYOUT)
+
+_EXPLORER_SPACE = OBS["explorer_space"][0]
+_EXPLORER_DARK = OBS["explorer_dark"][0]
+_EXPLORER_OFF = OBS["explorer_off_board"][0]
+_EXPLORER_SLOT = OBS["explorer_slot_value"][0]
+_GUARDIAN = OBS["guardian_space"][0]
+_TOKEN_ON = OBS["token_on_space"][0]
+_DIE = OBS["die"][0]
+_SLOT_TAKEN = OBS["slot_taken"][0]
+_MY_TEAM = OBS["my_team"][0]
+_MY_TOKENS = OBS["my_token_values"][0]
+_TOKEN_COUNTS = OBS["token_counts"][0]
+_OBS_SEATS = OBS["seat_in_game"][0]
+_OBS_TO_ACT = OBS["seat_to_act"][0]
+_TOKEN_VALUE = FULL["token_value_on_space"][0]
+_TEAMS = FULL["team_of_seat"][0]
+_SEAT_TOKENS = FULL["token_values_of_seat"][0]
+_FULL_SEATS = FULL["seat_in_game"][0]
+_FULL_TO_ACT = FULL["seat_to_act"][0]
+
+
+@njit(cache=True)
+def write_public(state, out):
+    out[:PUBLIC_SIZE] = 0.0
+    for e in range(NUM_EXPLORERS):
+        position = state[EXPLORER_POS + e]
+        if position == OFF_BOARD:
+            out[_EXPLORER_OFF + e] = 1.0
+        else:
+            out[_EXPLORER_SPACE + e * SPACES + position] = 1.0
+        out[_EXPLORER_DARK + e] = state[EXPLORER_DARK + e]
+        slot = state[EXPLORER_SLOT + e]
+        if slot != NO_SLOT:
+            out[_EXPLORER_SLOT + e] = SLOT_VALUES[slot] / BEST_SLOT_VALUE
+            out[_SLOT_TAKEN + slot] = 1.0
+    out[_GUARDIAN + 1 + state[GUARDIAN_POS]] = 1.0  # the room (-1) lands on index 0
+    for space in range(SPACES):
+        if state[SPACE_TOKEN + space] != NO_TOKEN:
+            out[_TOKEN_ON + space] = 1.0
+    for f in range(DISTINCT_FACES.shape[0]):
+        if DISTINCT_FACES[f] == state[DIE]:
+            out[_DIE + f] = 1.0
+
+
+@njit(cache=True)
+def observe(state, player, out):
+    """What `player` may know: the public board, its own team card and token values, and
+    how many tokens each player holds."""
+    write_public(state, out)
+    out[PUBLIC_SIZE:] = 0.0
+    n = state[NUM_PLAYERS]
+    card = state[TEAM_CARD + player]
+    for k in range(TEAM_SIZE):
+        out[_MY_TEAM + TEAM_CARDS[card, k]] = 1.0
+    for value in range(TOKEN_KINDS):
+        out[_MY_TOKENS + value] = state[TOKEN_VALUE_COUNTS + player * TOKEN_KINDS + value] / TOKENS_PLACED
+    for relative in range(n):
+        seat = (player + relative) % n
+        held = 0
+        for value in range(TOKEN_KINDS):
+            held += state[TOKEN_VALUE_COUNTS + seat * TOKEN_KINDS + value]
+        out[_TOKEN_COUNTS + relative] = held / TOKENS_PLACED
+        out[_OBS_SEATS + relative] = 1.0
+    out[_OBS_TO_ACT + (state[CURRENT_PLAYER] - player) % n] = 1.0
+
+
+@njit(cache=True)
+def full_state(state, out):
+    """Everything, secrets included: for centralised critics and debugging."""
+    write_public(state, out)
+    out[PUBLIC_SIZE:] = 0.0
+    n = state[NUM_PLAYERS]
+    for space in range(SPACES):
+        value = state[SPACE_TOKEN + space]
+        if value != NO_TOKEN:
+            out[_TOKEN_VALUE + space] = value / MAX_TOKEN_VALUE
+    for seat in range(n):
+        card = state[TEAM_CARD + seat]
+        for k in range(TEAM_SIZE):
+            out[_TEAMS + seat * NUM_EXPLORERS + TEAM_CARDS[card, k]] = 1.0
+        for value in range(TOKEN_KINDS):
+            out[_SEAT_TOKENS + seat * TOKEN_KINDS + value] = (
+                state[TOKEN_VALUE_COUNTS + seat * TOKEN_KINDS + value] / TOKENS_PLACED
+            )
+        out[_FULL_SEATS + seat] = 1.0
+    out[_FULL_TO_ACT + state[CURRENT_PLAYER]] = 1.0
+
+
+@njit(cache=True, parallel=True)
+def batch_observe(states, obs_out):
+    for i in prange(states.shape[0]):
+        observe(states[i], states[i, CURRENT_PLAYER], obs_out[i])

@@ -1,0 +1,96 @@
+"""`GameSpec`: everything the generic driver, the batch runner, the CLI and the tests need to
+know about one game. Each game package builds one in its env.py and exposes it as `GAME`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, NamedTuple
+
+import numpy as np
+
+from treasure_core.header import P_NUM_PLAYERS, P_REWARD_MODE, PARAMS_HEADER, REWARD_MODES
+from treasure_core.options import Option, validate_options
+
+
+class Kernels(NamedTuple):
+    """A game's @njit kernels (the contract in DESIGN.md)."""
+
+    init: Callable  # (state, params, seed)
+    legal_mask: Callable  # (state, mask_out int8) -> number of legal actions
+    step: Callable  # (state, action): one decision, then all chance, to the next decision
+    returns: Callable  # (state, out float32): final rewards per player
+    scores: Callable  # (state, scores_out, tiebreaks_out): scores at the end
+    observe: Callable  # (state, player, out float32)
+    full_state: Callable  # (state, out float32)
+    resample_hidden: Callable  # (state, player, seed): re-deal what player cannot know
+    batch_init: Callable  # (states, params, seeds)
+    batch_step: Callable  # (states, actions, params, rewards_out, dones_out), auto-reset
+    batch_legal_mask: Callable  # (states, masks_out)
+    batch_observe: Callable  # (states, obs_out): each game's current player
+    random_playout: Callable  # (states, params, steps, seed, finished_out) -> steps taken
+
+
+class Dims(NamedTuple):
+    state_size: int
+    n_actions: int
+    obs_size: int
+    full_state_size: int
+
+
+# Options every game has, handled by treasure_core.
+def common_options(min_players: int, max_players: int, default_players: int) -> tuple[Option, ...]:
+    return (
+        Option(
+            "num_players",
+            default_players,
+            tuple(range(min_players, max_players + 1)),
+            "number of players",
+        ),
+        Option(
+            "reward",
+            "win_loss",
+            tuple(REWARD_MODES),
+            "win_loss: +1 each winner (ties share), -1 the others; "
+            "score_diff: own score minus the others' mean",
+        ),
+        Option(
+            "illegal_action",
+            "raise",
+            ("raise", "penalize"),
+            "raise: ValueError, state unchanged; penalize: the offender gets -1, the game ends",
+        ),
+    )
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    name: str  # "nakbe"
+    env_name: str  # versioned PettingZoo name, "nakbe_v0"
+    title: str
+    min_players: int
+    max_players: int
+    default_players: int
+    game_options: tuple[Option, ...]
+    game_params: Callable[[dict[str, Any]], list[int]]  # validated options -> game's params
+    dims: Callable[[np.ndarray], Dims]
+    kernels: Kernels
+    render_ansi: Callable[..., str]  # (state, viewer=None) -> str
+    render_rgb: Callable[[np.ndarray], np.ndarray]
+    action_name: Callable[[np.ndarray, int], str]  # (state, action) -> words for a person
+    check_invariants: Callable[[np.ndarray], None]  # raises AssertionError
+    final_info: Callable[[np.ndarray], dict[str, Any]]  # scores and tie-breaks, for infos
+    bots: dict[str, Callable[..., Any]] = field(default_factory=dict)
+
+    @property
+    def options(self) -> tuple[Option, ...]:
+        return common_options(self.min_players, self.max_players, self.default_players) + self.game_options
+
+    def validate(self, options: dict[str, Any]) -> dict[str, Any]:
+        return validate_options(self.name, self.options, options)
+
+    def make_params(self, options: dict[str, Any]) -> np.ndarray:
+        """Validated options -> the int32 params array the kernels read."""
+        header = [0] * PARAMS_HEADER
+        header[P_NUM_PLAYERS] = options["num_players"]
+        header[P_REWARD_MODE] = REWARD_MODES[options["reward"]]
+        return np.array(header + list(self.game_params(options)), dtype=np.int32)

@@ -1,0 +1,31 @@
+"""The header every game's state array starts with, and the params header.
+
+Every game keeps these few fields at the same offsets, so the driver, the batch runner and
+the tests read the player to act, the end of the game and the random generator the same way
+for every game. A game's own fields start at HEADER_SIZE (see its state.py).
+"""
+
+import numpy as np
+
+from treasure_core.rng import RNG_WORDS
+
+STATE_DTYPE = np.int32
+
+# State header.
+NUM_PLAYERS = 0
+CURRENT_PLAYER = 1
+TERMINAL = 2
+REWARD_MODE = 3
+DECISIONS = 4  # decisions taken so far in this game
+RNG = 5  # RNG_WORDS slots
+HEADER_SIZE = RNG + RNG_WORDS
+
+# Params header: options compiled to integers by env.py; a game appends its own.
+P_NUM_PLAYERS = 0
+P_REWARD_MODE = 1
+PARAMS_HEADER = 2
+
+# Reward modes.
+REWARD_WIN_LOSS = 0
+REWARD_SCORE_DIFF = 1
+REWARD_MODES = {"win_loss": REWARD_WIN_LOSS, "score_diff": REWARD_SCORE_DIFF}

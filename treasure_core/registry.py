@@ -1,0 +1,38 @@
+"""The game registry: name -> the module that exposes `GAME` (a GameSpec).
+
+Adding a game is one line in GAMES. treasure_core imports a game only when asked for it.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from treasure_core.game import GameSpec
+
+GAMES: dict[str, str] = {
+    "nakbe": "nakbe_env",
+}
+
+_loaded: dict[str, GameSpec] = {}
+
+
+def register(name: str, module: str) -> None:
+    """Register a game from outside the library: `module` must expose `GAME`."""
+    GAMES[name] = module
+    _loaded.pop(name, None)
+
+
+def game_names() -> list[str]:
+    return list(GAMES)
+
+
+def get_game(name: str) -> GameSpec:
+    if name not in GAMES:
+        raise ValueError(f"unknown game {name!r}; registered games are {', '.join(map(repr, GAMES))}")
+    if name not in _loaded:
+        _loaded[name] = importlib.import_module(GAMES[name]).GAME
+    return _loaded[name]
+
+
+def all_games() -> list[GameSpec]:
+    return [get_game(name) for name in GAMES]
