@@ -7,13 +7,23 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from treasure_core.agents import Agent
-from treasure_core.aec import TreasureAECEnv
-from treasure_core.header import CURRENT_PLAYER
-
 from nakbe_env.data import GUARDIAN_STEPS, NUM_EXPLORERS, TEAM_CARDS, TEAM_SIZE
 from nakbe_env.kernels import destination, legal_mask
-from nakbe_env.state import CHAMBER, DIE, EXITED, EXPLORER_POS, GUARDIAN_POS, GUARDIAN_ROOM, NO_TOKEN, OFF_BOARD, SPACE_TOKEN, TEAM_CARD
+from nakbe_env.state import (
+    CHAMBER,
+    DIE,
+    EXITED,
+    EXPLORER_POS,
+    GUARDIAN_POS,
+    GUARDIAN_ROOM,
+    NO_TOKEN,
+    OFF_BOARD,
+    SPACE_TOKEN,
+    TEAM_CARD,
+)
+from treasure_core.aec import TreasureAECEnv
+from treasure_core.agents import Agent
+from treasure_core.header import CURRENT_PLAYER
 
 OWN_PROGRESS = 1.0  # per space my explorer gains
 OTHER_PROGRESS = 0.35  # per space another explorer gains (it may be an opponent's)

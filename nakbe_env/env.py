@@ -7,15 +7,19 @@ from typing import Any
 import numpy as np
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
+from nakbe_env import bots, kernels, observe, render
+from nakbe_env.data import EXPLORER_NAMES, MAX_PLAYERS, NUM_EXPLORERS
+from nakbe_env.state import END_CONDITION, STATE_SIZE, check_invariants
 from treasure_core.aec import TreasureAECEnv
 from treasure_core.game import Dims, GameSpec, Kernels
 from treasure_core.header import NUM_PLAYERS
 
-from nakbe_env import bots, kernels, observe, render
-from nakbe_env.data import EXPLORER_NAMES, MAX_PLAYERS, NUM_EXPLORERS
-from nakbe_env.state import END_CONDITION, STATE_SIZE, check_invariants
-
-END_NAMES = {0: "not over", 1: "A: an explorer exited", 2: "B: one explorer left", 3: "C: all on lightless spaces"}
+END_NAMES = {
+    0: "not over",
+    1: "A: an explorer exited",
+    2: "B: one explorer left",
+    3: "C: all on lightless spaces",
+}
 
 
 def _dims(params: np.ndarray) -> Dims:
@@ -27,11 +31,11 @@ def _final_info(state: np.ndarray) -> dict[str, Any]:
     points = np.zeros(n, np.int64)
     tiebreaks = np.zeros(n, np.int64)
     kernels.scores(state, points, tiebreaks)
-    best = max(zip(points, tiebreaks))
+    best = max(zip(points, tiebreaks, strict=True))
     return {
         "score": [int(x) for x in points],
         "treasure_points": [int(x) for x in tiebreaks],
-        "winner": [bool((s, t) == best) for s, t in zip(points, tiebreaks)],
+        "winner": [bool((s, t) == best) for s, t in zip(points, tiebreaks, strict=True)],
         "scores": tuple(int(x) for x in points),
         "end_condition": END_NAMES[int(state[END_CONDITION])],
     }

@@ -3,10 +3,6 @@
 import numpy as np
 from numba import njit, prange
 
-from treasure_core.header import CURRENT_PLAYER, DECISIONS, NUM_PLAYERS, REWARD_MODE, RNG, TERMINAL
-from treasure_core.kernels import init_header, next_seed, outcome_rewards
-from treasure_core.rng import local_next, rng_below, rng_seed, rng_shuffle
-
 from nakbe_env.data import (
     BEST_SLOT,
     DIE_FACES,
@@ -63,6 +59,9 @@ from nakbe_env.state import (
     TOKEN_KINDS,
     TOKEN_VALUE_COUNTS,
 )
+from treasure_core.header import CURRENT_PLAYER, DECISIONS, NUM_PLAYERS, REWARD_MODE, RNG, TERMINAL
+from treasure_core.kernels import init_header, next_seed, outcome_rewards
+from treasure_core.rng import local_next, rng_below, rng_seed, rng_shuffle
 
 _TREASURE_SPACES = np.array(TREASURE_SPACES, dtype=np.int32)
 

@@ -5,10 +5,7 @@ player k places after the observer (k = 0 is the observer). docs/games/nakbe.md 
 every slice; OBS_LAYOUT and FULL_LAYOUT below are the source of truth for offsets.
 """
 
-import numpy as np
 from numba import njit, prange
-
-from treasure_core.header import CURRENT_PLAYER, NUM_PLAYERS
 
 from nakbe_env.data import (
     DISTINCT_FACES,
@@ -35,6 +32,7 @@ from nakbe_env.state import (
     TOKEN_KINDS,
     TOKEN_VALUE_COUNTS,
 )
+from treasure_core.header import CURRENT_PLAYER, NUM_PLAYERS
 
 SPACES = TRACK_LENGTH + 1  # chamber + track
 BEST_SLOT_VALUE = 8

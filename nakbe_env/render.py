@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from treasure_core.header import CURRENT_PLAYER, NUM_PLAYERS, TERMINAL
-
 from nakbe_env.data import (
     EXPLORER_NAMES,
     GRID_COLS,
@@ -13,7 +11,6 @@ from nakbe_env.data import (
     GUARDIAN_ROOM_GRID,
     IS_LIGHTLESS,
     IS_TRAP,
-    IS_TREASURE,
     NUM_EXPLORERS,
     SLOT_VALUES,
     SPACE_GRID,
@@ -45,12 +42,21 @@ from nakbe_env.state import (
     TOKEN_KINDS,
     TOKEN_VALUE_COUNTS,
 )
+from treasure_core.header import CURRENT_PLAYER, NUM_PLAYERS, TERMINAL
 
 # One ANSI colour and one letter per explorer (brown is shown as yellow-on-dark, black as grey).
 _ANSI = ("\x1b[31m", "\x1b[93m", "\x1b[32m", "\x1b[34m", "\x1b[35m", "\x1b[33m", "\x1b[90m")
 _LETTER = ("R", "Y", "G", "B", "P", "N", "K")
 _RGB = np.array(
-    [(220, 40, 40), (240, 220, 40), (40, 170, 60), (50, 90, 220), (150, 60, 190), (140, 90, 40), (20, 20, 20)],
+    [
+        (220, 40, 40),
+        (240, 220, 40),
+        (40, 170, 60),
+        (50, 90, 220),
+        (150, 60, 190),
+        (140, 90, 40),
+        (20, 20, 20),
+    ],
     dtype=np.uint8,
 )
 _RESET = "\x1b[0m"
@@ -116,11 +122,16 @@ def render_ansi(state: np.ndarray, viewer: int | None = None, colour: bool = Tru
     board = ", ".join(f"{SLOT_VALUES[s]}:{EXPLORER_NAMES[e]}" for s, e in sorted(slots)) or "empty"
     lines.append(f"scoring board: {board}")
     n = int(state[NUM_PLAYERS])
-    held = [int(state[TOKEN_VALUE_COUNTS + p * TOKEN_KINDS : TOKEN_VALUE_COUNTS + (p + 1) * TOKEN_KINDS].sum()) for p in range(n)]
+    held = [
+        int(state[TOKEN_VALUE_COUNTS + p * TOKEN_KINDS : TOKEN_VALUE_COUNTS + (p + 1) * TOKEN_KINDS].sum())
+        for p in range(n)
+    ]
     lines.append("tokens held: " + ", ".join(f"player_{p}: {held[p]}" for p in range(n)))
     if viewer is not None:
         team = ", ".join(EXPLORER_NAMES[e] for e in TEAM_CARDS[state[TEAM_CARD + viewer]])
-        counts = state[TOKEN_VALUE_COUNTS + viewer * TOKEN_KINDS : TOKEN_VALUE_COUNTS + (viewer + 1) * TOKEN_KINDS]
+        counts = state[
+            TOKEN_VALUE_COUNTS + viewer * TOKEN_KINDS : TOKEN_VALUE_COUNTS + (viewer + 1) * TOKEN_KINDS
+        ]
         values = " + ".join(str(v) for v in range(TOKEN_KINDS) for _ in range(counts[v])) or "none"
         lines.append(f"player_{viewer} (you): team {team}; treasures {values}")
     if state[LAST_PLAYER] != NOBODY:

@@ -3,9 +3,8 @@
 The shared header (treasure_core.header) comes first; the game's fields follow.
 """
 
-from treasure_core.header import HEADER_SIZE
-
 from nakbe_env.data import MAX_PLAYERS, MAX_TOKEN_VALUE, NUM_EXPLORERS, TOKENS_RETURNED, TRACK_LENGTH
+from treasure_core.header import HEADER_SIZE
 
 # Positions: the track is 1..TRACK_LENGTH; these mark the places off it.
 GUARDIAN_ROOM = -1
@@ -68,9 +67,8 @@ def check_invariants(state) -> None:
     independent of the kernels, for the fuzz tests."""
     import numpy as np
 
-    from treasure_core.header import CURRENT_PLAYER, NUM_PLAYERS, TERMINAL
-
     from nakbe_env import data, kernels
+    from treasure_core.header import CURRENT_PLAYER, NUM_PLAYERS, TERMINAL
 
     n = int(state[NUM_PLAYERS])
     assert data.MAX_PLAYERS >= n >= 2, f"num_players {n}"
@@ -106,10 +104,14 @@ def check_invariants(state) -> None:
             counts[value] += 1
     for i in range(TOKENS_RETURNED):
         counts[state[RETURNED_TOKENS + i]] += 1
-    held = state[TOKEN_VALUE_COUNTS : TOKEN_VALUE_COUNTS + MAX_PLAYERS * TOKEN_KINDS].reshape(MAX_PLAYERS, TOKEN_KINDS)
+    held = state[TOKEN_VALUE_COUNTS : TOKEN_VALUE_COUNTS + MAX_PLAYERS * TOKEN_KINDS].reshape(
+        MAX_PLAYERS, TOKEN_KINDS
+    )
     assert (held[n:] == 0).all(), "tokens held by a seat that is not in the game"
     counts += held.sum(axis=0)
-    assert (counts == np.bincount(data.TOKEN_VALUES, minlength=TOKEN_KINDS)).all(), f"tokens not conserved: {counts}"
+    assert (counts == np.bincount(data.TOKEN_VALUES, minlength=TOKEN_KINDS)).all(), (
+        f"tokens not conserved: {counts}"
+    )
     # Team cards are a deal of the 7 cards.
     assert sorted(state[TEAM_CARD : TEAM_CARD + MAX_PLAYERS]) == list(range(MAX_PLAYERS)), "team cards"
     # Score = team slots + token values.

@@ -113,7 +113,9 @@ class TreasureAECEnv(AECEnv):
         for p, agent in enumerate(self.possible_agents):
             self.rewards[agent] = float(self._returns[p])
             self.terminations[agent] = True
-            self.infos[agent] = {key: value[p] if isinstance(value, list) else value for key, value in info.items()}
+            self.infos[agent] = {
+                key: value[p] if isinstance(value, list) else value for key, value in info.items()
+            }
         self._accumulate_rewards()
 
     def step(self, action: Any) -> None:

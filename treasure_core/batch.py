@@ -67,10 +67,16 @@ class BatchRunner:
         """Start every game afresh: game i gets seeds[i], or seed + i."""
         if seeds is None:
             base = random_seed() if seed is None else normalise_seed(seed)
-            seeds = (np.arange(self.n_games, dtype=np.int64) + base) % (2**63)
+            seeds = ((np.arange(self.n_games, dtype=np.uint64) + np.uint64(base)) % np.uint64(2**63)).astype(
+                np.int64
+            )
         else:
             seeds = np.asarray(seeds)
-            if seeds.shape != (self.n_games,) or not np.issubdtype(seeds.dtype, np.integer) or (seeds < 0).any():
+            if (
+                seeds.shape != (self.n_games,)
+                or not np.issubdtype(seeds.dtype, np.integer)
+                or (seeds < 0).any()
+            ):
                 raise ValueError(f"seeds must be {self.n_games} non-negative integers")
             seeds = seeds.astype(np.int64)
         numba.set_num_threads(self.num_threads)
@@ -101,7 +107,10 @@ class BatchRunner:
         that ended on this step (zeros elsewhere), and which ended. Ended games restart."""
         actions = np.asarray(actions)
         if actions.shape != (self.n_games,) or not np.issubdtype(actions.dtype, np.integer):
-            raise ValueError(f"actions must be an integer array of shape ({self.n_games},); got {actions.dtype} {actions.shape}")
+            raise ValueError(
+                f"actions must be an integer array of shape ({self.n_games},); "
+                f"got {actions.dtype} {actions.shape}"
+            )
         if self.check_actions:
             masks = self.legal_masks()
             out_of_range = (actions < 0) | (actions >= self.dims.n_actions)
@@ -115,7 +124,9 @@ class BatchRunner:
                     f"({bad.size} illegal in all); legal there: {np.flatnonzero(masks[i]).tolist()}"
                 )
         numba.set_num_threads(self.num_threads)
-        self.kernels.batch_step(self.states, actions.astype(np.int32, copy=False), self.params, self.rewards, self.dones)
+        self.kernels.batch_step(
+            self.states, actions.astype(np.int32, copy=False), self.params, self.rewards, self.dones
+        )
         self._masks_fresh = False
         return self.rewards, self.dones
 
@@ -124,7 +135,9 @@ class BatchRunner:
         uniformly random legal actions (restarting when it ends). Returns (steps, games ended)."""
         finished = np.zeros(self.n_games, np.int64)
         numba.set_num_threads(self.num_threads)
-        steps = self.kernels.random_playout(self.states, self.params, int(steps_per_game), normalise_seed(seed), finished)
+        steps = self.kernels.random_playout(
+            self.states, self.params, int(steps_per_game), normalise_seed(seed), finished
+        )
         self._masks_fresh = False
         return int(steps), int(finished.sum())
 

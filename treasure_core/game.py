@@ -3,8 +3,9 @@ know about one game. Each game package builds one in its env.py and exposes it a
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable, NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 

@@ -37,9 +37,7 @@ class Option:
                 return choice
             elif isinstance(choice, int) and _is_integer(value) and int(value) == choice:
                 return choice
-        raise ValueError(
-            f"{game}: option {self.name!r} must be {self.allowed()}; got {value!r}"
-        )
+        raise ValueError(f"{game}: option {self.name!r} must be {self.allowed()}; got {value!r}")
 
 
 def _is_integer(value: Any) -> bool:

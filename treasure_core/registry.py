@@ -6,6 +6,7 @@ Adding a game is one line in GAMES. treasure_core imports a game only when asked
 from __future__ import annotations
 
 import importlib
+from typing import Any
 
 from treasure_core.game import GameSpec
 
@@ -36,3 +37,9 @@ def get_game(name: str) -> GameSpec:
 
 def all_games() -> list[GameSpec]:
     return [get_game(name) for name in GAMES]
+
+
+def make_env(name: str, **options: Any) -> Any:
+    """The game's public `env(**options)`: the wrapped PettingZoo AEC env."""
+    get_game(name)
+    return importlib.import_module(GAMES[name]).env(**options)

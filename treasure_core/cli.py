@@ -1,0 +1,209 @@
+"""The `treasure-envs` command: list the games, run self-play, or play one seat yourself."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from typing import Any
+
+import numpy as np
+from tqdm import tqdm
+
+from treasure_core.aec import TreasureAECEnv
+from treasure_core.agents import Agent, RandomAgent
+from treasure_core.game import GameSpec
+from treasure_core.options import parse_cli_value
+from treasure_core.registry import all_games, game_names, get_game
+
+
+def _options(game: GameSpec, pairs: list[str], players: int | None) -> dict[str, Any]:
+    """`--option name=value` pairs (and --players) -> constructor options."""
+    declared = {option.name: option for option in game.options}
+    options: dict[str, Any] = {}
+    for pair in pairs:
+        if "=" not in pair:
+            raise ValueError(f"--option takes name=value; got {pair!r}")
+        name, text = pair.split("=", 1)
+        if name not in declared:
+            raise ValueError(
+                f"{game.name}: unknown option {name!r}; allowed options are {', '.join(declared)}"
+            )
+        options[name] = parse_cli_value(declared[name], text)
+    if players is not None:
+        options["num_players"] = players
+    return game.validate(options)
+
+
+def make_agent(game: GameSpec, kind: str, seed: int) -> Agent:
+    if kind == "random":
+        return RandomAgent(seed)
+    if kind in game.bots:
+        return game.bots[kind](seed)
+    raise ValueError(f"{game.name}: unknown agent {kind!r}; choose from random, {', '.join(game.bots)}")
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    for game in all_games():
+        print(f"{game.name} ({game.env_name}): {game.title}, {game.min_players}-{game.max_players} players")
+        for option in game.options:
+            print(f"    {option.name} = {option.default!r}  ({option.allowed()}) {option.help}")
+        print(f"    agents: random, {', '.join(game.bots)}")
+    return 0
+
+
+def cmd_selfplay(args: argparse.Namespace) -> int:
+    game = get_game(args.game)
+    options = _options(game, args.option, args.players)
+    n = options["num_players"]
+    kinds = args.agents.split(",")
+    if len(kinds) == 1:
+        kinds = kinds * n
+    elif len(kinds) != n:
+        raise ValueError(f"--agents names one agent or {n} (one per seat); got {len(kinds)}")
+    labels = [f"{kind}#{i}" for i, kind in enumerate(kinds)]
+    agents = [make_agent(game, kind, args.seed + i) for i, kind in enumerate(kinds)]
+    env = TreasureAECEnv(game, **options)
+    wins = np.zeros(n)
+    scores: list[list[float]] = [[] for _ in range(n)]
+    total_steps = 0
+    start = time.perf_counter()
+    for g in tqdm(range(args.games), desc=f"{game.name} self-play", disable=args.no_progress):
+        # Rotate seats so that no agent keeps the first-player advantage.
+        shift = g % n if args.rotate else 0
+        seats = [agents[(p + shift) % n] for p in range(n)]
+        env.reset(seed=args.seed * 1_000_003 + g)
+        for agent in env.agent_iter():
+            _, _, termination, truncation, info = env.last()
+            if termination or truncation:
+                p = env.possible_agents.index(agent)
+                who = (p + shift) % n
+                wins[who] += bool(info.get("winner", False))
+                scores[who].append(info.get("score", 0))
+                env.step(None)
+                continue
+            env.step(seats[env.possible_agents.index(agent)].act(env, agent))
+            total_steps += 1
+    elapsed = time.perf_counter() - start
+    print(f"{args.games} games of {game.title}, {n} players, seats rotated: {bool(args.rotate)}")
+    print(f"{'agent':<12}{'win rate':>10}{'95% CI':>18}{'mean score':>12}{'sd':>8}")
+    for i, label in enumerate(labels):
+        rate = wins[i] / args.games
+        half = 1.96 * np.sqrt(max(rate * (1 - rate), 1e-12) / args.games)
+        s = np.array(scores[i], dtype=float)
+        print(
+            f"{label:<12}{rate:>10.3f}{f'[{max(0, rate - half):.3f}, {min(1, rate + half):.3f}]':>18}"
+            f"{s.mean():>12.2f}{s.std():>8.2f}"
+        )
+    print("(a shared victory counts as a win for every winner)")
+    print(
+        f"{total_steps} decisions in {elapsed:.2f} s: "
+        f"{total_steps / elapsed:,.0f} steps/s (AEC loop, agents included)"
+    )
+    return 0
+
+
+def _ask(prompt: str) -> str:
+    try:
+        return input(prompt)
+    except EOFError:
+        return "q"
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    game = get_game(args.game)
+    options = _options(game, args.option, args.players)
+    n = options["num_players"]
+    if not 0 <= args.seat < n:
+        raise ValueError(f"--seat must be from 0 to {n - 1}; got {args.seat}")
+    env = TreasureAECEnv(game, render_mode="ansi", **options)
+    env.render_viewer = args.seat
+    bots = [make_agent(game, args.opponents, args.seed + p) for p in range(n)]
+    env.reset(seed=args.seed)
+    me = env.possible_agents[args.seat]
+    for agent in env.agent_iter():
+        _, _, termination, truncation, info = env.last()
+        if termination or truncation:
+            env.step(None)
+            continue
+        if agent != me:
+            env.step(bots[env.possible_agents.index(agent)].act(env, agent))
+            continue
+        print("\n" + env.render())
+        legal = env.legal_actions()
+        for action in legal:
+            print(f"  {action}: {game.action_name(env.get_state(), action)}")
+        while True:
+            answer = _ask(f"{me}, your move ({', '.join(map(str, legal))}, q to quit): ").strip()
+            if answer.lower() in ("q", "quit"):
+                print("bye")
+                return 0
+            if answer.isdigit() and int(answer) in legal:
+                env.step(int(answer))
+                break
+            print(f"not a legal move: {answer!r}")
+    print("\n" + env.render())
+    info = game.final_info(env.get_state())
+    for p in range(n):
+        tag = " (you)" if p == args.seat else ""
+        print(
+            f"player_{p}{tag}: score {info['score'][p]}, treasures {info['treasure_points'][p]}"
+            f"{'  WINNER' if info['winner'][p] else ''}"
+        )
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="treasure-envs", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+    sub.add_parser("list", help="games, player counts and options").set_defaults(run=cmd_list)
+
+    def common(p: argparse.ArgumentParser) -> None:
+        p.add_argument("game", choices=game_names())
+        p.add_argument("--players", type=int, default=None, help="number of players")
+        p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="a game option")
+
+    selfplay = sub.add_parser("selfplay", help="N games between random or scripted players")
+    common(selfplay)
+    selfplay.add_argument("--games", type=int, default=1000)
+    selfplay.add_argument(
+        "--agents",
+        default=None,
+        help="comma-separated agent per seat, or one for all (default: bot,random,...)",
+    )
+    selfplay.add_argument("--seed", type=int, default=0)
+    selfplay.add_argument(
+        "--no-rotate", dest="rotate", action="store_false", help="keep agents in their seats"
+    )
+    selfplay.add_argument("--no-progress", action="store_true")
+    selfplay.set_defaults(run=cmd_selfplay)
+
+    play = sub.add_parser("play", help="play one seat in the terminal against bots")
+    common(play)
+    play.add_argument("--seat", type=int, default=0)
+    play.add_argument("--opponents", default="bot", help="random or a scripted bot")
+    play.add_argument("--seed", type=int, default=None)
+    play.set_defaults(run=cmd_play)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        if args.command == "selfplay":
+            if args.games < 1:
+                raise ValueError(f"--games must be at least 1; got {args.games}")
+            if args.agents is None:
+                game = get_game(args.game)
+                players = args.players or game.default_players
+                bot = next(iter(game.bots), "random")
+                args.agents = ",".join([bot] + ["random"] * (players - 1))
+        return args.run(args)
+    except ValueError as error:
+        print(f"treasure-envs: error: {error}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
