@@ -15,7 +15,6 @@ from nakbe_env.data import (
     SLOT_VALUES,
     SPACE_GRID,
     TEAM_CARDS,
-    TOKEN_VALUES,
     TRACK_LENGTH,
 )
 from nakbe_env.kernels import destination
@@ -79,8 +78,7 @@ def _cell(state: np.ndarray, space: int, colour: bool) -> str:
     guardian = "@" if state[GUARDIAN_POS] == space else " "
     here = [e for e in range(NUM_EXPLORERS) if state[EXPLORER_POS + e] == space]
     if space == CHAMBER:
-        who = "".join(_explorer(e, False, colour) for e in here) + " " * (NUM_EXPLORERS - len(here))
-        return f"{label}{guardian}{who[: max(len(who), 0)]}"
+        return label + guardian + "".join(_explorer(e, False, colour) for e in here)
     who = _explorer(here[0], bool(state[EXPLORER_DARK + here[0]]), colour) if here else " "
     return f"{label}{marks}{guardian}{who}"
 
@@ -103,7 +101,7 @@ def describe_move(state: np.ndarray, explorer: int) -> str:
 
 def render_ansi(state: np.ndarray, viewer: int | None = None, colour: bool = True) -> str:
     """The board, the scoring board and the players; `viewer` adds that player's secrets."""
-    width = 8
+    width = 10  # the chamber: "Ch", the Guardian and up to 7 explorers
     rows = [[" " * width for _ in range(GRID_COLS)] for _ in range(GRID_ROWS)]
     for space in range(TRACK_LENGTH + 1):
         r, c = SPACE_GRID[space]
@@ -190,5 +188,3 @@ def render_rgb(state: np.ndarray, cell: int = 24) -> np.ndarray:
         image[top : top + size, left : left + size] = colour
     return image
 
-
-assert len(TOKEN_VALUES) == 15

@@ -1,0 +1,63 @@
+"""The treasure-envs command, run in-process."""
+
+from __future__ import annotations
+
+import builtins
+
+import pytest
+
+from treasure_core.cli import main
+from treasure_core.registry import all_games
+
+
+def test_list_shows_every_game_and_option(capsys):
+    assert main(["list"]) == 0
+    out = capsys.readouterr().out
+    for game in all_games():
+        assert game.env_name in out
+        for option in game.options:
+            assert option.name in out
+
+
+def test_selfplay_reports_win_rates_and_speed(capsys):
+    for game in all_games():
+        assert main(["selfplay", game.name, "--games", "12", "--no-progress", "--players", "3"]) == 0
+        out = capsys.readouterr().out
+        assert "win rate" in out and "steps/s" in out
+        assert out.count("random#") == 2
+
+
+def test_selfplay_rejects_bad_arguments(capsys):
+    assert main(["selfplay", "nakbe", "--games", "0"]) == 2
+    assert main(["selfplay", "nakbe", "--agents", "random,random", "--games", "2"]) == 2
+    assert main(["selfplay", "nakbe", "--agents", "genius", "--games", "2"]) == 2
+    assert main(["selfplay", "nakbe", "--option", "reward=gold", "--games", "2"]) == 2
+    assert main(["selfplay", "nakbe", "--option", "colour=red", "--games", "2"]) == 2
+    err = capsys.readouterr().err
+    assert "reward" in err and "colour" in err and "genius" in err
+
+
+def test_play_a_whole_game_from_the_keyboard(monkeypatch, capsys):
+    answers = iter(["hello", "99"])
+
+    def fake_input(prompt: str) -> str:
+        # Two bad answers first, then always the first legal move listed in the prompt.
+        try:
+            return next(answers)
+        except StopIteration:
+            return prompt.split("(")[1].split(",")[0].split(" ")[0]
+
+    monkeypatch.setattr(builtins, "input", fake_input)
+    for game in all_games():
+        assert main(["play", game.name, "--seed", "4", "--players", "3", "--opponents", "random"]) == 0
+        out = capsys.readouterr().out
+        assert "not a legal move: 'hello'" in out
+        assert "(you)" in out and "score" in out
+
+
+def test_play_quits_cleanly(monkeypatch, capsys):
+    monkeypatch.setattr(builtins, "input", lambda prompt: "q")
+    assert main(["play", "nakbe", "--seed", "1"]) == 0
+    assert "bye" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        main(["play", "no-such-game"])

@@ -1,0 +1,142 @@
+"""treasure_core on its own: the in-state generator, option validation, rewards, registry."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from treasure_core.game import Dims
+from treasure_core.header import REWARD_SCORE_DIFF, REWARD_WIN_LOSS
+from treasure_core.kernels import outcome_rewards, winners_mask
+from treasure_core.options import Option, validate_options
+from treasure_core.registry import all_games, game_names, get_game, make_env
+from treasure_core.rng import rng_below, rng_next, rng_seed, rng_shuffle
+
+
+def seeded(seed: int) -> np.ndarray:
+    state = np.zeros(2, np.int32)
+    rng_seed(state, 0, seed)
+    return state
+
+
+def test_rng_is_a_pure_function_of_the_state():
+    a, b = seeded(99), seeded(99)
+    assert [rng_next(a, 0) for _ in range(5)] == [rng_next(b, 0) for _ in range(5)]
+    c = seeded(100)
+    assert rng_next(seeded(99), 0) != rng_next(c, 0)
+    # Copying the two words copies the future.
+    copy = a.copy()
+    assert rng_next(a, 0) == rng_next(copy, 0)
+
+
+MASK64 = 2**64 - 1
+
+
+def splitmix64_reference(seed: int, count: int) -> list[int]:
+    """SplitMix64 in plain Python (Steele, Lea and Flood 2014), seeded as rng_seed does."""
+
+    def mix(z: int) -> int:
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+        return z ^ (z >> 31)
+
+    golden = 0x9E3779B97F4A7C15
+    word = mix(seed ^ golden)
+    out = []
+    for _ in range(count):
+        word = (word + golden) & MASK64
+        out.append(mix(word))
+    return out
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2**40 + 3, 2**63 - 1])
+def test_rng_matches_the_splitmix64_reference(seed):
+    state = seeded(seed)
+    assert [int(rng_next(state, 0)) for _ in range(4)] == splitmix64_reference(seed, 4)
+
+
+def test_rng_below_is_uniform_and_in_range():
+    state = seeded(5)
+    draws = np.array([rng_below(state, 0, 6) for _ in range(60_000)])
+    assert draws.min() == 0 and draws.max() == 5
+    counts = np.bincount(draws, minlength=6)
+    expected = 10_000
+    chi_square = ((counts - expected) ** 2 / expected).sum()
+    assert chi_square < 20.5  # p = 0.001 at 5 degrees of freedom
+
+
+def test_rng_shuffle_is_a_permutation_and_uniform():
+    state = seeded(1)
+    firsts = np.zeros(4, np.int64)
+    for _ in range(8000):
+        values = np.arange(4, dtype=np.int32)
+        rng_shuffle(state, 0, values, 4)
+        assert sorted(values) == [0, 1, 2, 3]
+        firsts[values[0]] += 1
+    assert (abs(firsts - 2000) < 200).all()
+
+
+def test_winners_share_ties_after_the_tiebreak():
+    out = np.zeros(4, np.int32)
+    assert winners_mask(np.array([10, 12, 12, 5]), np.array([0, 3, 3, 9]), 4, out) == 2
+    assert out.tolist() == [0, 1, 1, 0]
+    assert winners_mask(np.array([10, 12, 12, 5]), np.array([0, 2, 3, 9]), 4, out) == 1
+    assert out.tolist() == [0, 0, 1, 0]
+
+
+def test_outcome_rewards_modes():
+    out = np.zeros(3, np.float32)
+    outcome_rewards(np.array([7, 9, 9]), np.array([1, 2, 2]), 3, REWARD_WIN_LOSS, out)
+    assert out.tolist() == [-1.0, 1.0, 1.0]
+    outcome_rewards(np.array([6, 9, 12]), np.array([0, 0, 0]), 3, REWARD_SCORE_DIFF, out)
+    assert np.allclose(out, [6 - 10.5, 9 - 9.0, 12 - 7.5])
+    assert abs(out.sum()) < 1e-6
+
+
+def test_option_validation_names_the_option_and_the_allowed_values():
+    declared = (
+        Option("num_players", 4, (2, 3, 4, 5), "players"),
+        Option("mode", "a", ("a", "b"), "mode"),
+        Option("flag", False, (False, True), "a switch"),
+    )
+    assert validate_options("g", declared, {}) == {"num_players": 4, "mode": "a", "flag": False}
+    assert validate_options("g", declared, {"num_players": np.int64(3), "flag": True})["num_players"] == 3
+    with pytest.raises(ValueError, match=r"'num_players' must be an integer from 2 to 5; got 6"):
+        validate_options("g", declared, {"num_players": 6})
+    with pytest.raises(ValueError, match=r"'mode' must be one of 'a', 'b'; got 'c'"):
+        validate_options("g", declared, {"mode": "c"})
+    with pytest.raises(ValueError, match="flag"):
+        validate_options("g", declared, {"flag": 1})  # 1 is not True
+    with pytest.raises(ValueError, match="num_players"):
+        validate_options("g", declared, {"num_players": True})
+    with pytest.raises(ValueError, match=r"unknown option\(s\) 'colour'; allowed options are"):
+        validate_options("g", declared, {"colour": "red"})
+
+
+def test_registry_lists_every_game_and_rejects_unknown_names():
+    assert "nakbe" in game_names()
+    assert [game.name for game in all_games()] == game_names()
+    with pytest.raises(ValueError, match="unknown game 'chess'"):
+        get_game("chess")
+    for game in all_games():
+        env = make_env(game.name)
+        env.reset(seed=0)
+        assert env.metadata["name"] == game.env_name
+        dims = game.dims(game.make_params(game.validate({})))
+        assert isinstance(dims, Dims)
+        assert dims.state_size * 4 <= 4096, "a state should stay under 4 KiB"
+
+
+def test_render_modes():
+    for game in all_games():
+        env = make_env(game.name, render_mode="ansi")
+        env.reset(seed=1)
+        text = env.render()
+        assert isinstance(text, str) and text
+        env.unwrapped.render_viewer = 0
+        assert "you" in env.render()
+        picture = make_env(game.name, render_mode="rgb_array")
+        picture.reset(seed=1)
+        image = picture.render()
+        assert image.dtype == np.uint8 and image.ndim == 3 and image.shape[2] == 3
+        assert len(np.unique(image.reshape(-1, 3), axis=0)) > 3
