@@ -50,7 +50,7 @@ def _in_danger(state, explorer, position):
 
 
 @njit(cache=True)
-def heuristic_action(state, player):
+def heuristic_action(state: np.ndarray, player: int) -> int:
     """Greedy one-move look-ahead over public information and the player's own team."""
     mine = np.zeros(NUM_EXPLORERS, np.bool_)
     card = state[TEAM_CARD + player]

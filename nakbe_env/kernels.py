@@ -68,7 +68,7 @@ _TREASURE_SPACES = np.array(TREASURE_SPACES, dtype=np.int32)
 
 # -- set-up ------------------------------------------------------------------------------
 @njit(cache=True)
-def init(state, params, seed):
+def init(state: np.ndarray, params: np.ndarray, seed: int) -> None:
     init_header(state, params, seed)
     # Team cards: shuffled, one per seat; the rest stay in the box unseen.
     for card in range(MAX_PLAYERS):
@@ -111,7 +111,7 @@ def explorer_at(state, space, ignore):
 
 
 @njit(cache=True)
-def advance(state, start, count, mover, skip_traps):
+def advance(state: np.ndarray, start: int, count: int, mover: int, skip_traps: bool) -> int:
     """Where `count` forward steps from `start` end, skipping occupied spaces (and traps when
     skip_traps); EXITED when they pass the last space."""
     space = start
@@ -138,7 +138,7 @@ def trap_landing(state, explorer):
 
 
 @njit(cache=True)
-def destination(state, explorer, roll):
+def destination(state: np.ndarray, explorer: int, roll: int) -> int:
     """Where moving `explorer` by `roll` ends, traps included (public information only)."""
     space = advance(state, state[EXPLORER_POS + explorer], roll, explorer, False)
     if space != EXITED and IS_TRAP[space]:
@@ -156,7 +156,7 @@ def can_move(state, explorer, roll):
 
 
 @njit(cache=True)
-def legal_mask(state, mask):
+def legal_mask(state: np.ndarray, mask: np.ndarray) -> int:
     count = 0
     for e in range(NUM_EXPLORERS):
         legal = state[TERMINAL] == 0 and can_move(state, e, state[DIE])
@@ -196,8 +196,8 @@ def explorers_left(state):
 
 
 @njit(cache=True)
-def rearmost(state, from_front):
-    """The explorer nearest the exit (from_front) or nearest the Guardian; ties, which only
+def explorer_nearest(state, to_exit):
+    """The explorer nearest the exit (to_exit) or nearest the Guardian; ties, which only
     happen in the chamber, go to the lower explorer index."""
     best = NOBODY
     for e in range(NUM_EXPLORERS):
@@ -206,9 +206,9 @@ def rearmost(state, from_front):
             continue
         if best == NOBODY:
             best = e
-        elif from_front and position > state[EXPLORER_POS + best]:
+        elif to_exit and position > state[EXPLORER_POS + best]:
             best = e
-        elif not from_front and position < state[EXPLORER_POS + best]:
+        elif not to_exit and position < state[EXPLORER_POS + best]:
             best = e
     return best
 
@@ -225,7 +225,7 @@ def end_by_exit(state, explorer):
     # A: the escapee takes the "8"; the rest fill the highest free slots, nearest the exit first.
     remove_explorer(state, explorer, False)
     while explorers_left(state) > 0:
-        remove_explorer(state, rearmost(state, True), False)
+        remove_explorer(state, explorer_nearest(state, True), False)
     finish(state, END_EXIT)
 
 
@@ -233,7 +233,7 @@ def end_by_exit(state, explorer):
 def end_if_last_one(state):
     # B: the last explorer in the temple takes the remaining slot (the "8").
     if explorers_left(state) == 1:
-        remove_explorer(state, rearmost(state, True), False)
+        remove_explorer(state, explorer_nearest(state, True), False)
         finish(state, END_LAST_ONE)
 
 
@@ -250,10 +250,12 @@ def all_on_lightless(state):
 def end_by_lightless(state):
     # C: the Guardian catches them one by one from the back; the last one gets the "8".
     while explorers_left(state) > 1:
-        victim = rearmost(state, False)
+        victim = explorer_nearest(state, False)
         state[GUARDIAN_POS] = state[EXPLORER_POS + victim]
         remove_explorer(state, victim, True)
-    remove_explorer(state, rearmost(state, True), False)
+        state[LAST_CAUGHT] = victim
+        state[LAST_EVENTS] |= EVENT_CATCH
+    remove_explorer(state, explorer_nearest(state, True), False)
     finish(state, END_LIGHTLESS)
 
 
@@ -312,7 +314,7 @@ def take_token(state, player, space):
 
 
 @njit(cache=True)
-def step(state, action):
+def step(state: np.ndarray, action: int) -> None:
     """Move explorer `action` by the die showing, resolve everything that follows, and roll
     for the next player. The caller checks legality (legal_mask)."""
     player = state[CURRENT_PLAYER]
@@ -368,7 +370,7 @@ def treasure_points(state, player):
 
 
 @njit(cache=True)
-def scores(state, scores_out, tiebreaks_out):
+def scores(state: np.ndarray, scores_out: np.ndarray, tiebreaks_out: np.ndarray) -> None:
     """Team slots plus treasure values; the tie-break is the treasure points."""
     for p in range(state[NUM_PLAYERS]):
         tiebreaks_out[p] = treasure_points(state, p)
@@ -376,7 +378,7 @@ def scores(state, scores_out, tiebreaks_out):
 
 
 @njit(cache=True)
-def returns(state, out):
+def returns(state: np.ndarray, out: np.ndarray) -> None:
     n = state[NUM_PLAYERS]
     points = np.zeros(n, np.int64)
     tiebreaks = np.zeros(n, np.int64)
@@ -386,7 +388,7 @@ def returns(state, out):
 
 # -- hidden information ------------------------------------------------------------------
 @njit(cache=True)
-def resample_hidden(state, player, seed):
+def resample_hidden(state: np.ndarray, player: int, seed: int) -> None:
     """Re-deal everything `player` cannot know, consistently with what it has seen: the other
     team cards (and those in the box), the values of face-down, returned and other players'
     tokens, and the generator (the future dice)."""
@@ -441,13 +443,19 @@ def resample_hidden(state, player, seed):
 # numba cannot cache a kernel that takes another kernel as an argument, so every game spells
 # out its own short prange loops over the generic per-game kernels.
 @njit(cache=True, parallel=True)
-def batch_init(states, params, seeds):
+def batch_init(states: np.ndarray, params: np.ndarray, seeds: np.ndarray) -> None:
     for i in prange(states.shape[0]):
         init(states[i], params, seeds[i])
 
 
 @njit(cache=True, parallel=True)
-def batch_step(states, actions, params, rewards_out, dones_out):
+def batch_step(
+    states: np.ndarray,
+    actions: np.ndarray,
+    params: np.ndarray,
+    rewards_out: np.ndarray,
+    dones_out: np.ndarray,
+) -> None:
     for i in prange(states.shape[0]):
         state = states[i]
         step(state, actions[i])
@@ -459,13 +467,15 @@ def batch_step(states, actions, params, rewards_out, dones_out):
 
 
 @njit(cache=True, parallel=True)
-def batch_legal_mask(states, masks_out):
+def batch_legal_mask(states: np.ndarray, masks_out: np.ndarray) -> None:
     for i in prange(states.shape[0]):
         legal_mask(states[i], masks_out[i])
 
 
 @njit(cache=True, parallel=True)
-def random_playout(states, params, steps, seed, finished_out):
+def random_playout(
+    states: np.ndarray, params: np.ndarray, steps: int, seed: int, finished_out: np.ndarray
+) -> int:
     """Each game takes `steps` uniformly random legal actions, restarting when it ends."""
     n_actions = NUM_EXPLORERS
     for i in prange(states.shape[0]):

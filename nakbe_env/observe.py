@@ -5,6 +5,7 @@ player k places after the observer (k = 0 is the observer). docs/games/nakbe.md 
 every slice; OBS_LAYOUT and FULL_LAYOUT below are the source of truth for offsets.
 """
 
+import numpy as np
 from numba import njit, prange
 
 from nakbe_env.data import (
@@ -99,7 +100,7 @@ _FULL_TO_ACT = FULL["seat_to_act"][0]
 
 
 @njit(cache=True)
-def write_public(state, out):
+def write_public(state: np.ndarray, out: np.ndarray) -> None:
     out[:PUBLIC_SIZE] = 0.0
     for e in range(NUM_EXPLORERS):
         position = state[EXPLORER_POS + e]
@@ -122,7 +123,7 @@ def write_public(state, out):
 
 
 @njit(cache=True)
-def observe(state, player, out):
+def observe(state: np.ndarray, player: int, out: np.ndarray) -> None:
     """What `player` may know: the public board, its own team card and token values, and
     how many tokens each player holds."""
     write_public(state, out)
@@ -144,7 +145,7 @@ def observe(state, player, out):
 
 
 @njit(cache=True)
-def full_state(state, out):
+def full_state(state: np.ndarray, out: np.ndarray) -> None:
     """Everything, secrets included: for centralised critics and debugging."""
     write_public(state, out)
     out[PUBLIC_SIZE:] = 0.0
@@ -166,6 +167,6 @@ def full_state(state, out):
 
 
 @njit(cache=True, parallel=True)
-def batch_observe(states, obs_out):
+def batch_observe(states: np.ndarray, obs_out: np.ndarray) -> None:
     for i in prange(states.shape[0]):
         observe(states[i], states[i, CURRENT_PLAYER], obs_out[i])

@@ -17,7 +17,7 @@ from nakbe_env.data import (
     TEAM_CARDS,
     TRACK_LENGTH,
 )
-from nakbe_env.kernels import destination
+from nakbe_env.kernels import advance, destination
 from nakbe_env.state import (
     CHAMBER,
     DIE,
@@ -86,13 +86,14 @@ def _cell(state: np.ndarray, space: int, colour: bool) -> str:
 def describe_move(state: np.ndarray, explorer: int) -> str:
     """Words for moving `explorer` with the die showing (what `play` lists)."""
     start = int(state[EXPLORER_POS + explorer])
+    landing = int(advance(state, start, state[DIE], explorer, False))
     end = int(destination(state, explorer, state[DIE]))
     where = "the chamber" if start == CHAMBER else f"space {start}"
     if end == EXITED:
         return f"{EXPLORER_NAMES[explorer]}: {where} -> exits the temple"
     notes = []
-    if end != start and IS_TRAP[min(end, TRACK_LENGTH)]:
-        notes.append("trap")
+    if landing != end:
+        notes.append(f"trap on {landing}")
     if state[SPACE_TOKEN + end] != NO_TOKEN:
         notes.append("treasure")
     extra = f" ({', '.join(notes)})" if notes else ""
@@ -183,8 +184,9 @@ def render_rgb(state: np.ndarray, cell: int = 24) -> np.ndarray:
         r, c = SPACE_GRID[position]
         colour = _RGB[e] // 2 if state[EXPLORER_DARK + e] else _RGB[e]
         size = cell // 4
-        offset = (e * size) % (cell - size) if position == CHAMBER else (cell - size) // 2
-        top, left = r * cell + cell // 2, c * cell + offset
+        if position == CHAMBER:  # a 4 x 2 block so that no explorer hides another
+            top, left = r * cell + size * (1 + e // 4), c * cell + size * (e % 4)
+        else:
+            top, left = r * cell + cell // 2, c * cell + (cell - size) // 2
         image[top : top + size, left : left + size] = colour
     return image
-

@@ -18,7 +18,7 @@ from treasure_core.rng import rng_next, rng_seed
 
 
 @njit(cache=True)
-def init_header(state, params, seed):
+def init_header(state: np.ndarray, params: np.ndarray, seed: int) -> None:
     """Zero the state and fill the header: players, reward mode, and the seeded generator."""
     state[:] = 0
     state[NUM_PLAYERS] = params[P_NUM_PLAYERS]
@@ -27,23 +27,23 @@ def init_header(state, params, seed):
 
 
 @njit(cache=True)
-def current_player(state):
+def current_player(state: np.ndarray) -> int:
     return state[CURRENT_PLAYER]
 
 
 @njit(cache=True)
-def is_terminal(state):
+def is_terminal(state: np.ndarray) -> bool:
     return state[TERMINAL] != 0
 
 
 @njit(cache=True)
-def next_seed(state):
+def next_seed(state: np.ndarray) -> int:
     """A fresh 63-bit seed drawn from a game's own generator (for automatic reset)."""
     return np.int64(rng_next(state, RNG) >> np.uint64(1))
 
 
 @njit(cache=True)
-def winners_mask(scores, tiebreaks, num_players, out):
+def winners_mask(scores: np.ndarray, tiebreaks: np.ndarray, num_players: int, out: np.ndarray) -> int:
     """out[p] = 1 for every winner: highest score, then highest tie-break; ties share victory."""
     best = 0
     for p in range(1, num_players):
@@ -57,7 +57,9 @@ def winners_mask(scores, tiebreaks, num_players, out):
 
 
 @njit(cache=True)
-def outcome_rewards(scores, tiebreaks, num_players, reward_mode, out):
+def outcome_rewards(
+    scores: np.ndarray, tiebreaks: np.ndarray, num_players: int, reward_mode: int, out: np.ndarray
+) -> None:
     """Final rewards per player into out[:num_players].
 
     win_loss: +1 to each winner, -1 to every other player.

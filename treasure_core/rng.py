@@ -35,7 +35,7 @@ def _store(state, offset, word):
 
 
 @njit(cache=True, inline="always")
-def mix64(word):
+def mix64(word: np.uint64) -> np.uint64:
     """The SplitMix64 output function: a bijective scramble of one 64-bit word."""
     z = word
     z = (z ^ (z >> _S30)) * _MIX1
@@ -44,13 +44,13 @@ def mix64(word):
 
 
 @njit(cache=True)
-def rng_seed(state, offset, seed):
+def rng_seed(state: np.ndarray, offset: int, seed: int) -> None:
     """Seed the generator at `offset` from any integer seed (reduced to 64 bits)."""
     _store(state, offset, mix64(np.uint64(seed) ^ _GOLDEN))
 
 
 @njit(cache=True)
-def rng_next(state, offset):
+def rng_next(state: np.ndarray, offset: int) -> np.uint64:
     """The next 64 random bits, as uint64."""
     word = _load(state, offset) + _GOLDEN
     _store(state, offset, word)
@@ -58,7 +58,7 @@ def rng_next(state, offset):
 
 
 @njit(cache=True)
-def rng_below(state, offset, n):
+def rng_below(state: np.ndarray, offset: int, n: int) -> int:
     """A uniform integer in [0, n), without modulo bias (n >= 1)."""
     bound = np.uint64(n)
     # Reject the top partial block so every residue is equally likely.
@@ -70,7 +70,7 @@ def rng_below(state, offset, n):
 
 
 @njit(cache=True)
-def rng_shuffle(state, offset, values, count):
+def rng_shuffle(state: np.ndarray, offset: int, values: np.ndarray, count: int) -> None:
     """Fisher-Yates shuffle of values[:count] in place."""
     for i in range(count - 1, 0, -1):
         j = rng_below(state, offset, i + 1)
@@ -80,7 +80,7 @@ def rng_shuffle(state, offset, values, count):
 
 
 @njit(cache=True)
-def local_next(word):
+def local_next(word: np.uint64) -> tuple[np.uint64, np.uint64]:
     """A generator held in a local uint64 (for policies inside kernels): (new word, draw)."""
     word = word + _GOLDEN
     return word, mix64(word)
