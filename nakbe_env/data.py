@@ -6,8 +6,9 @@ Each table carries its SOURCE: "rulebook", "derived" (from the rulebook's exampl
 
 import numpy as np
 
-# SOURCE: rulebook (the explorers it names); the order is ours.
-EXPLORER_NAMES = ("red", "yellow", "green", "blue", "purple", "brown", "black")
+# SOURCE: rulebook (the explorers it names). The order is ours, chosen so that the team of
+# Example 6 (Yellow, Blue, Purple) is team card 0 below.
+EXPLORER_NAMES = ("purple", "yellow", "green", "blue", "red", "brown", "black")
 NUM_EXPLORERS = 7
 MAX_PLAYERS = 7  # one team card each
 

@@ -44,15 +44,15 @@ from nakbe_env.state import (
 from treasure_core.header import CURRENT_PLAYER, NUM_PLAYERS, TERMINAL
 
 # One ANSI colour and one letter per explorer (brown is shown as yellow-on-dark, black as grey).
-_ANSI = ("\x1b[31m", "\x1b[93m", "\x1b[32m", "\x1b[34m", "\x1b[35m", "\x1b[33m", "\x1b[90m")
-_LETTER = ("R", "Y", "G", "B", "P", "N", "K")
+_ANSI = ("\x1b[35m", "\x1b[93m", "\x1b[32m", "\x1b[34m", "\x1b[31m", "\x1b[33m", "\x1b[90m")
+_LETTER = ("P", "Y", "G", "B", "R", "N", "K")
 _RGB = np.array(
     [
-        (220, 40, 40),
+        (150, 60, 190),
         (240, 220, 40),
         (40, 170, 60),
         (50, 90, 220),
-        (150, 60, 190),
+        (220, 40, 40),
         (140, 90, 40),
         (20, 20, 20),
     ],

@@ -1,0 +1,732 @@
+"""Rules tests for Treasures of Nakbe (Temple side): the rulebook's Examples 1-6 and the rules
+around them, each set up through the named offsets of nakbe_env.state and checked against the
+outcome the rulebook states.
+
+Board used (nakbe_env.data, assumed layout): track 1..47, exit beyond 47;
+treasures 3 5 8 12 16 18 21 25 28 33 35 42 45; traps 6 14 23 31 40; lightless 11 20 29 38.
+"""
+
+import numpy as np
+import pytest
+
+from nakbe_env import data, kernels
+from nakbe_env.state import (
+    CHAMBER,
+    DIE,
+    END_CONDITION,
+    END_EXIT,
+    END_LAST_ONE,
+    END_LIGHTLESS,
+    END_NONE,
+    EVENT_CATCH,
+    EVENT_EXIT,
+    EVENT_ROUND_END,
+    EVENT_TRAP,
+    EVENT_TREASURE,
+    EXITED,
+    EXPLORER_DARK,
+    EXPLORER_POS,
+    EXPLORER_SLOT,
+    GUARDIAN_POS,
+    GUARDIAN_ROOM,
+    LAST_CAUGHT,
+    LAST_EVENTS,
+    LAST_TO,
+    NO_SLOT,
+    NO_TOKEN,
+    NOBODY,
+    OFF_BOARD,
+    ROUND,
+    SPACE_TOKEN,
+    STATE_SIZE,
+    TEAM_CARD,
+    TOKEN_KINDS,
+    TOKEN_VALUE_COUNTS,
+)
+from treasure_core.header import CURRENT_PLAYER, NUM_PLAYERS, REWARD_WIN_LOSS, TERMINAL
+
+NAMES = data.EXPLORER_NAMES
+IDX = {name: i for i, name in enumerate(NAMES)}
+FACES = (1, 2, 3, 4, 6)
+
+
+# -- helpers -----------------------------------------------------------------------------
+def slot_index(value: int) -> int:
+    """Index into SLOT_VALUES of the scoring slot worth `value` points."""
+    matches = np.flatnonzero(data.SLOT_VALUES == value)
+    assert matches.size == 1, f"no scoring slot worth {value}"
+    return int(matches[0])
+
+
+def fresh(num_players: int = 4, seed: int = 0, reward_mode: int = REWARD_WIN_LOSS) -> np.ndarray:
+    state = np.zeros(STATE_SIZE, np.int32)
+    kernels.init(state, np.array([num_players, reward_mode], np.int32), seed)
+    return state
+
+
+def build(
+    *,
+    board: dict[str, int],
+    guardian: int,
+    die: int,
+    dark: tuple[str, ...] = (),
+    slots: dict[str, int] | None = None,
+    tokens: dict[int, int] | None = None,
+    player: int = 0,
+    num_players: int = 4,
+    seed: int = 0,
+) -> np.ndarray:
+    """A position: `board` maps every explorer still in the temple to its space (CHAMBER or a
+    track space), `dark` names those on the dark side, `slots` maps every explorer already
+    off the board to the points of its scoring slot. A treasure space an explorer stands on has
+    lost its token (that explorer's mover took it); `tokens` sets chosen token values."""
+    slots = slots or {}
+    assert set(board) | set(slots) == set(NAMES) and not set(board) & set(slots)
+    assert set(dark) <= set(board)
+    state = fresh(num_players, seed)
+    for name, space in board.items():
+        e = IDX[name]
+        assert space == CHAMBER or 1 <= space <= data.TRACK_LENGTH
+        assert not (space == CHAMBER and name in dark), "the chamber has no dark side"
+        assert not (space != CHAMBER and data.IS_TRAP[space]), "nobody stays on a trap"
+        state[EXPLORER_POS + e] = space
+        state[EXPLORER_DARK + e] = 1 if name in dark else 0
+        state[EXPLORER_SLOT + e] = NO_SLOT
+        if space != CHAMBER:
+            state[SPACE_TOKEN + space] = NO_TOKEN
+    for name, value in slots.items():
+        e = IDX[name]
+        state[EXPLORER_POS + e] = OFF_BOARD
+        state[EXPLORER_DARK + e] = 0
+        state[EXPLORER_SLOT + e] = slot_index(value)
+    for space, value in (tokens or {}).items():
+        assert data.IS_TREASURE[space]
+        state[SPACE_TOKEN + space] = value
+    state[GUARDIAN_POS] = guardian
+    state[DIE] = die
+    state[CURRENT_PLAYER] = player
+    return state
+
+
+def pos(state: np.ndarray, name: str) -> int:
+    return int(state[EXPLORER_POS + IDX[name]])
+
+
+def is_dark(state: np.ndarray, name: str) -> bool:
+    return bool(state[EXPLORER_DARK + IDX[name]])
+
+
+def slot_value(state: np.ndarray, name: str) -> int | None:
+    slot = int(state[EXPLORER_SLOT + IDX[name]])
+    return None if slot == NO_SLOT else int(data.SLOT_VALUES[slot])
+
+
+def all_slot_values(state: np.ndarray) -> dict[str, int | None]:
+    return {name: slot_value(state, name) for name in NAMES}
+
+
+def legal(state: np.ndarray) -> set[str]:
+    mask = np.zeros(data.NUM_EXPLORERS, np.int8)
+    count = kernels.legal_mask(state, mask)
+    names = {NAMES[e] for e in range(data.NUM_EXPLORERS) if mask[e]}
+    assert count == len(names)
+    return names
+
+
+def held(state: np.ndarray, seat: int) -> np.ndarray:
+    start = TOKEN_VALUE_COUNTS + seat * TOKEN_KINDS
+    return state[start : start + TOKEN_KINDS].copy()
+
+
+def move(state: np.ndarray, name: str) -> None:
+    """Play explorer `name` with the die showing; it must be a legal move."""
+    assert name in legal(state), f"{name} may not move with a {state[DIE]}"
+    kernels.step(state, IDX[name])
+
+
+def events(state: np.ndarray) -> int:
+    return int(state[LAST_EVENTS])
+
+
+def final_scores(state: np.ndarray) -> tuple[list[int], list[int]]:
+    n = int(state[NUM_PLAYERS])
+    points = np.zeros(n, np.int64)
+    tiebreaks = np.zeros(n, np.int64)
+    kernels.scores(state, points, tiebreaks)
+    return [int(x) for x in points], [int(x) for x in tiebreaks]
+
+
+def final_returns(state: np.ndarray) -> list[float]:
+    out = np.zeros(int(state[NUM_PLAYERS]), np.float64)
+    kernels.returns(state, out)
+    return [float(x) for x in out]
+
+
+# -- Example 1: a roll of 4 -------------------------------------------------------------------
+# Guardian in the Treasure Chamber. Dark: Yellow 1, Green 2, Blue 4. Light: Purple 7, Brown 8,
+# Red 19, Black 24. A = 28 (Black), B = 12 (Brown; Purple skips Brown), C = trap 23 (Red), then
+# from the chamber 3 steps skipping 1, 2, 4 (occupied), 6 (trap), 7, 8 (occupied): D = 9.
+EXAMPLE_1 = dict(
+    board={"yellow": 1, "green": 2, "blue": 4, "purple": 7, "brown": 8, "red": 19, "black": 24},
+    dark=("yellow", "green", "blue"),
+    guardian=CHAMBER,
+    die=4,
+    tokens={12: 2, 28: 3},
+)
+
+
+def test_example_1_only_light_explorers_may_move_with_a_4():
+    state = build(**EXAMPLE_1)
+    assert legal(state) == {"black", "brown", "purple", "red"}
+
+
+@pytest.mark.parametrize(
+    "mover, target, trapped, token",
+    [
+        pytest.param("black", 28, False, 3, id="black-to-A"),
+        pytest.param("brown", 12, False, 2, id="brown-to-B"),
+        pytest.param("purple", 12, False, 2, id="purple-skips-brown-to-B"),
+        pytest.param("red", 9, True, None, id="red-trap-C-to-D"),
+    ],
+)
+def test_example_1_moves(mover, target, trapped, token):
+    state = build(**EXAMPLE_1)
+    before = state.copy()
+    move(state, mover)
+    assert pos(state, mover) == target
+    assert int(state[LAST_TO]) == target
+    assert is_dark(state, mover), "the moved explorer ends on the dark side"
+    for name in NAMES:
+        if name != mover:
+            assert pos(state, name) == pos(before, name) and is_dark(state, name) == is_dark(before, name)
+    assert bool(events(state) & EVENT_TRAP) == trapped
+    gained = held(state, 0) - held(before, 0)
+    if token is None:
+        assert not events(state) & EVENT_TREASURE
+        assert (gained == 0).all()
+    else:
+        assert events(state) & EVENT_TREASURE
+        assert state[SPACE_TOKEN + target] == NO_TOKEN
+        assert gained.tolist() == [1 if v == token else 0 for v in range(TOKEN_KINDS)]
+    # Light explorers remain, so the round goes on: the Guardian stays in the chamber.
+    assert state[GUARDIAN_POS] == CHAMBER and state[ROUND] == before[ROUND]
+    assert not events(state) & EVENT_ROUND_END
+    assert state[CURRENT_PLAYER] == 1
+
+
+# -- Example 2: a roll of 2 -------------------------------------------------------------------
+# Guardian on 9. Purple 10, Red 11, Yellow 13, Green 15, Brown 19, Blue 26 all dark; Black 34
+# light. A = 21 (Brown), B = 16 (Yellow, skipping Green on 15), C = trap 14 (Red skips Yellow on
+# 13; Purple skips Red and Yellow). From the Guardian's space 9, three steps skipping occupied
+# spaces and the trap 14 end on B = 16, whichever of Red and Purple was trapped.
+EXAMPLE_2 = dict(
+    board={"purple": 10, "red": 11, "yellow": 13, "green": 15, "brown": 19, "blue": 26, "black": 34},
+    dark=("purple", "red", "yellow", "green", "brown", "blue"),
+    guardian=9,
+    die=2,
+    tokens={16: 1, 21: 2},
+)
+
+
+def test_example_2_a_2_moves_dark_explorers_too():
+    state = build(**EXAMPLE_2)
+    assert legal(state) == set(NAMES)
+    state[DIE] = 4
+    assert legal(state) == {"black"}
+
+
+@pytest.mark.parametrize(
+    "mover, target, trapped, token",
+    [
+        pytest.param("brown", 21, False, 2, id="brown-to-A"),
+        pytest.param("yellow", 16, False, 1, id="yellow-to-B"),
+        pytest.param("red", 16, True, 1, id="red-trap-C-to-B"),
+        pytest.param("purple", 16, True, 1, id="purple-trap-C-to-B"),
+    ],
+)
+def test_example_2_moves(mover, target, trapped, token):
+    state = build(**EXAMPLE_2, player=3)
+    before = state.copy()
+    move(state, mover)
+    assert pos(state, mover) == target
+    assert is_dark(state, mover)
+    assert bool(events(state) & EVENT_TRAP) == trapped
+    assert events(state) & EVENT_TREASURE
+    assert state[SPACE_TOKEN + target] == NO_TOKEN
+    gained = held(state, 3) - held(before, 3)
+    assert gained.tolist() == [1 if v == token else 0 for v in range(TOKEN_KINDS)]
+    assert state[GUARDIAN_POS] == 9
+    assert state[CURRENT_PLAYER] == 0  # seat 3 of 4: the next seat is 0
+
+
+# -- Example 3: the end of a round --------------------------------------------------------------
+# Green, Blue, Black hold the slots 1, 2, 3. Guardian on 10, Purple 12 (the Guardian's second
+# space), Brown 16, Yellow 20 (lightless), all dark; Red 21 light moves 1 to 22 and the round ends.
+def test_example_3_guardian_catches_the_first_explorer_it_meets():
+    state = build(
+        board={"purple": 12, "brown": 16, "yellow": 20, "red": 21},
+        dark=("purple", "brown", "yellow"),
+        slots={"green": 1, "blue": 2, "black": 3},
+        guardian=10,
+        die=1,
+    )
+    move(state, "red")
+    assert events(state) & EVENT_ROUND_END and events(state) & EVENT_CATCH
+    assert state[GUARDIAN_POS] == 12, "the Guardian stops on Purple's space instead of moving 5"
+    assert pos(state, "purple") == OFF_BOARD
+    assert slot_value(state, "purple") == 4, "the lowest empty slot"
+    assert state[LAST_CAUGHT] == IDX["purple"]
+    assert (pos(state, "red"), pos(state, "brown"), pos(state, "yellow")) == (22, 16, 20)
+    assert not is_dark(state, "red") and not is_dark(state, "brown")
+    assert is_dark(state, "yellow"), "a lightless space has no light side"
+    assert state[ROUND] == 2
+    assert state[TERMINAL] == 0 and state[END_CONDITION] == END_NONE
+    assert all_slot_values(state) == {
+        "red": None,
+        "yellow": None,
+        "green": 1,
+        "blue": 2,
+        "purple": 4,
+        "brown": None,
+        "black": 3,
+    }
+
+
+# -- Example 4: an explorer exits ----------------------------------------------------------------
+# Green, Blue, Purple, Black hold 1 to 4. Yellow 39, Brown 44, Red 46. Brown rolls 4: 45, (Red's 46
+# skipped), 47, then beyond the last space.
+def test_example_4_exit_ends_the_game_and_ranks_the_rest_from_the_exit():
+    state = build(
+        board={"yellow": 39, "brown": 44, "red": 46},
+        dark=("yellow", "red"),
+        slots={"green": 1, "blue": 2, "purple": 3, "black": 4},
+        guardian=30,
+        die=4,
+        tokens={45: 3},
+    )
+    before = state.copy()
+    move(state, "brown")
+    assert events(state) & EVENT_EXIT
+    assert state[LAST_TO] == EXITED
+    assert state[TERMINAL] == 1 and state[END_CONDITION] == END_EXIT
+    assert slot_value(state, "brown") == 8
+    assert slot_value(state, "red") == 6
+    assert slot_value(state, "yellow") == 5
+    assert all(pos(state, name) == OFF_BOARD for name in NAMES)
+    assert sorted(all_slot_values(state).values()) == [1, 2, 3, 4, 5, 6, 8]
+    # Brown only passed the treasure on 45.
+    assert state[SPACE_TOKEN + 45] == 3 and (held(state, 0) == held(before, 0)).all()
+
+
+# -- Example 5: end condition C ------------------------------------------------------------------
+# Red, Yellow, Brown, Black hold 1 to 4. Green 11 and Purple 20 (lightless, dark); Blue 27 moves
+# 2 onto the lightless 29: every remaining explorer is on a lightless space.
+def test_example_5_all_on_lightless_spaces_the_guardian_catches_from_the_back():
+    state = build(
+        board={"green": 11, "purple": 20, "blue": 27},
+        dark=("green", "purple"),
+        slots={"red": 1, "yellow": 2, "brown": 3, "black": 4},
+        guardian=5,
+        die=2,
+    )
+    move(state, "blue")
+    assert state[TERMINAL] == 1 and state[END_CONDITION] == END_LIGHTLESS
+    assert slot_value(state, "green") == 5
+    assert slot_value(state, "purple") == 6
+    assert slot_value(state, "blue") == 8
+    assert all(pos(state, name) == OFF_BOARD for name in NAMES)
+    assert state[GUARDIAN_POS] == 20, "the Guardian walked to Purple, the last one it caught"
+    # The game ends at once: no round end, no Guardian move of 5 first.
+    assert not events(state) & EVENT_ROUND_END and state[ROUND] == 1
+    assert events(state) & EVENT_CATCH and state[LAST_CAUGHT] == IDX["purple"]
+
+
+def test_end_condition_c_after_a_round_end_catch():
+    # Red, Yellow, Brown hold 1 to 3. Black 8 (not lightless) is the Guardian's prey; after the
+    # catch, Green 11, Purple 20 and Blue 29 are all on lightless spaces: the game ends at once.
+    state = build(
+        board={"black": 8, "green": 11, "purple": 20, "blue": 27},
+        dark=("black", "green", "purple"),
+        slots={"red": 1, "yellow": 2, "brown": 3},
+        guardian=5,
+        die=2,
+    )
+    move(state, "blue")
+    assert events(state) & EVENT_ROUND_END and events(state) & EVENT_CATCH
+    assert state[TERMINAL] == 1 and state[END_CONDITION] == END_LIGHTLESS
+    assert all_slot_values(state) == {
+        "red": 1,
+        "yellow": 2,
+        "green": 5,
+        "blue": 8,
+        "purple": 6,
+        "brown": 3,
+        "black": 4,
+    }
+
+
+# -- Example 6: scoring ----------------------------------------------------------------------------
+def finished(slot_points: dict[str, int], num_players: int, cards: list[int], tokens: list[list[int]]):
+    """A finished game: every explorer on the slot worth slot_points[name], seat p holds team
+    card cards[p] and the token values tokens[p]."""
+    state = build(board={}, slots=slot_points, guardian=30, die=0, num_players=num_players)
+    state[TERMINAL] = 1
+    state[END_CONDITION] = END_EXIT
+    # The unused cards stay in the box, in the seats past the players.
+    box = [c for c in range(data.MAX_PLAYERS) if c not in cards]
+    state[TEAM_CARD : TEAM_CARD + data.MAX_PLAYERS] = list(cards) + box
+    state[TOKEN_VALUE_COUNTS : TOKEN_VALUE_COUNTS + data.MAX_PLAYERS * TOKEN_KINDS] = 0
+    for seat, values in enumerate(tokens):
+        for value in values:
+            state[TOKEN_VALUE_COUNTS + seat * TOKEN_KINDS + value] += 1
+    return state
+
+
+def team(card: int) -> list[str]:
+    return [NAMES[e] for e in data.TEAM_CARDS[card]]
+
+
+def test_example_6_team_slots_plus_treasures():
+    # Yellow, Blue and Purple (team card 0) on 4, 6 and 8, with tokens 0 + 1 + 2: 21 points.
+    card = 0
+    assert sorted(team(card)) == ["blue", "purple", "yellow"]
+    slot_points = {"yellow": 4, "blue": 6, "purple": 8, "red": 1, "green": 2, "brown": 3, "black": 5}
+    state = finished(slot_points, 4, [card, 1, 2, 3], [[0, 1, 2], [1], [], [3]])
+    points, tiebreaks = final_scores(state)
+    assert points[0] == 21 and tiebreaks[0] == 3
+    for seat, own in ((1, 1), (2, 0), (3, 3)):
+        expected = sum(slot_points[name] for name in team(int(state[TEAM_CARD + seat]))) + own
+        assert points[seat] == expected and tiebreaks[seat] == own
+
+
+# Two players: seat 0 holds card 0 (purple, yellow, blue), seat 1 card 1 (yellow, green, red);
+# they share Yellow.
+@pytest.mark.parametrize(
+    "slot_points, tokens, expected_points, expected_returns",
+    [
+        pytest.param(
+            {"purple": 1, "yellow": 8, "green": 2, "blue": 6, "red": 3, "brown": 4, "black": 5},
+            [[1], [3]],
+            [16, 16],
+            [-1.0, 1.0],
+            id="tie-more-treasure-wins",
+        ),
+        pytest.param(
+            {"purple": 1, "yellow": 8, "green": 2, "blue": 6, "red": 3, "brown": 4, "black": 5},
+            [[3], [1]],
+            [18, 14],
+            [1.0, -1.0],
+            id="higher-total-wins",
+        ),
+        pytest.param(
+            {"purple": 3, "yellow": 2, "green": 6, "blue": 8, "red": 1, "brown": 4, "black": 5},
+            [[0], [1, 1, 1]],
+            [13, 12],
+            [1.0, -1.0],
+            id="higher-total-beats-more-treasure",
+        ),
+        pytest.param(
+            {"purple": 1, "yellow": 8, "green": 2, "blue": 5, "red": 4, "brown": 3, "black": 6},
+            [[2], [1, 1]],
+            [16, 16],
+            [1.0, 1.0],
+            id="full-tie-shared-victory",
+        ),
+    ],
+)
+def test_winner_and_tie_break(slot_points, tokens, expected_points, expected_returns):
+    state = finished(slot_points, 2, [0, 1], tokens)
+    points, _ = final_scores(state)
+    assert points == expected_points
+    assert final_returns(state) == expected_returns
+
+
+def test_tie_among_three_shares_victory_and_the_rest_lose():
+    # Cards 0 (purple, yellow, blue), 1 (yellow, green, red), 2 (green, blue, brown): team
+    # points 11, 11, 15; treasures 5, 5, 0 -> 16, 16, 15, the two leaders tied on treasure too.
+    slot_points = {"purple": 2, "yellow": 1, "green": 4, "blue": 8, "red": 6, "brown": 3, "black": 5}
+    state = finished(slot_points, 3, [0, 1, 2], [[2, 3], [1, 1, 3], []])
+    points, tiebreaks = final_scores(state)
+    assert points == [16, 16, 15] and tiebreaks == [5, 5, 0]
+    assert final_returns(state) == [1.0, 1.0, -1.0]
+
+
+# -- the die -----------------------------------------------------------------------------------
+def test_die_faces_are_1_2_2_3_4_6():
+    draws = 12_000
+    rolls = np.array([fresh(seed=seed)[DIE] for seed in range(draws)])
+    values, counts = np.unique(rolls, return_counts=True)
+    assert values.tolist() == list(FACES)
+    frequencies = dict(zip(values.tolist(), (counts / draws).tolist(), strict=True))
+    expected = {1: 1 / 6, 2: 2 / 6, 3: 1 / 6, 4: 1 / 6, 6: 1 / 6}
+    for face, p in expected.items():
+        assert abs(frequencies[face] - p) < 0.015, (face, frequencies[face])
+
+
+# -- treasures and traps -------------------------------------------------------------------------
+def test_treasure_goes_to_the_player_who_moved_even_for_another_team():
+    state = fresh(num_players=4, seed=7)
+    seat = 2
+    own_team = set(team(int(state[TEAM_CARD + seat])))
+    strangers = [name for name in NAMES if name not in own_team]
+    assert len(strangers) == 4
+    for mover in strangers:
+        # The stranger stands on 30 (light), the others in the chamber; a 3 ends on treasure 33.
+        board = {name: CHAMBER for name in NAMES} | {mover: 30}
+        state = build(board=board, guardian=GUARDIAN_ROOM, die=3, tokens={33: 3}, player=seat, seed=7)
+        assert set(team(int(state[TEAM_CARD + seat]))) == own_team
+        before = state.copy()
+        move(state, mover)
+        assert pos(state, mover) == 33
+        assert state[SPACE_TOKEN + 33] == NO_TOKEN
+        assert events(state) & EVENT_TREASURE
+        assert (held(state, seat) - held(before, seat)).tolist() == [0, 0, 0, 1]
+        for other in range(4):
+            if other != seat:
+                assert (held(state, other) == held(before, other)).all()
+
+
+@pytest.mark.parametrize(
+    "others",
+    [
+        pytest.param(CHAMBER, id="others-in-chamber"),
+        pytest.param(None, id="chamber-empty"),
+    ],
+)
+def test_trap_while_the_guardian_is_in_its_room_restarts_from_the_chamber(others):
+    # Red on 2 rolls 4 onto the trap 6; the Guardian has not left its room, so Red restarts in
+    # the Treasure Chamber and counts 3 track spaces: 1 (Yellow, skipped), 2, 3, 4. The chamber
+    # itself is never one of the 3 steps, whether explorers are still in it or not.
+    if others == CHAMBER:
+        rest = {name: CHAMBER for name in ("green", "blue", "purple", "brown", "black")}
+    else:
+        rest = {"green": 9, "blue": 10, "purple": 12, "brown": 13, "black": 15}
+    board = {"red": 2, "yellow": 1} | rest
+    dark = ("yellow",) if others == CHAMBER else ("yellow", "green", "blue", "purple", "brown")  # Black light
+    state = build(board=board, dark=dark, guardian=GUARDIAN_ROOM, die=4, tokens={3: 1})
+    move(state, "red")
+    assert events(state) & EVENT_TRAP
+    assert pos(state, "red") == 4 and is_dark(state, "red")
+    assert state[SPACE_TOKEN + 3] == 1, "Red passed treasure 3 without stopping"
+    assert state[GUARDIAN_POS] == GUARDIAN_ROOM and not events(state) & EVENT_ROUND_END
+    assert all(slot_value(state, name) is None for name in NAMES)
+
+
+def test_trap_reroute_can_exit_the_temple():
+    # Guardian on 38; Red on 39 rolls 1 onto the trap 40. From 38: 39 (Red's own space, now
+    # free), 40 (trap, not counted), 41-46 occupied, 47, then beyond the exit.
+    board = {"red": 39, "yellow": 41, "green": 42, "blue": 43, "purple": 44, "brown": 45, "black": 46}
+    state = build(
+        board=board, dark=("yellow", "green", "blue", "purple", "brown", "black"), guardian=38, die=1
+    )
+    move(state, "red")
+    assert events(state) & EVENT_TRAP and events(state) & EVENT_EXIT
+    assert state[LAST_TO] == EXITED
+    assert state[TERMINAL] == 1 and state[END_CONDITION] == END_EXIT
+    ranking = ["red", "black", "brown", "purple", "blue", "green", "yellow"]
+    assert [slot_value(state, name) for name in ranking] == [8, 6, 5, 4, 3, 2, 1]
+
+
+def test_trap_from_a_guardian_on_the_track():
+    # Guardian on 30; Red on 39 rolls 1 onto the trap 40, goes back to 30 and moves 3 skipping the
+    # trap 31 and Blue on 33: 32, 34, 35.
+    board = {"red": 39, "blue": 33, "green": 44, "yellow": 45, "purple": 46, "brown": 47, "black": 37}
+    state = build(board=board, dark=("blue",), guardian=30, die=1, tokens={35: 2})
+    before = state.copy()
+    move(state, "red")
+    assert events(state) & EVENT_TRAP and events(state) & EVENT_TREASURE
+    assert pos(state, "red") == 35 and is_dark(state, "red")
+    assert state[SPACE_TOKEN + 35] == NO_TOKEN
+    assert (held(state, 0) - held(before, 0)).tolist() == [0, 0, 1, 0]
+    assert state[GUARDIAN_POS] == 30
+
+
+# -- moving ------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("die, target", [(1, 34), (3, 37), (4, 38)])
+def test_a_move_skips_occupied_spaces(die, target):
+    # Red on 32; Yellow on 33 and Green on 35 (dark) are skipped, not counted.
+    board = {name: CHAMBER for name in NAMES} | {"red": 32, "yellow": 33, "green": 35}
+    state = build(board=board, dark=("yellow", "green"), guardian=GUARDIAN_ROOM, die=die)
+    move(state, "red")
+    assert pos(state, "red") == target
+    assert (pos(state, "yellow"), pos(state, "green")) == (33, 35)
+
+
+def test_the_chamber_is_not_an_occupied_space_and_holds_everyone():
+    # All seven start in the chamber; a 1 from the chamber skips Yellow on 1 and Green on 2.
+    state = fresh(seed=3)
+    assert all(pos(state, name) == CHAMBER for name in NAMES)
+    assert state[GUARDIAN_POS] == GUARDIAN_ROOM
+    assert legal(state) == set(NAMES)
+    board = {name: CHAMBER for name in NAMES} | {"yellow": 1, "green": 2}
+    state = build(board=board, dark=("yellow", "green"), guardian=GUARDIAN_ROOM, die=1)
+    move(state, "red")
+    assert pos(state, "red") == 3
+    state[DIE] = 1
+    move(state, "blue")
+    assert pos(state, "blue") == 4, "explorers in the chamber do not block each other"
+
+
+@pytest.mark.parametrize(
+    "mover, die, ranking",
+    [
+        # Red 45, Yellow 46, Green 47, Blue 30, Purple 20, Brown 10, Black 3.
+        pytest.param(
+            "red", 1, ["red", "green", "yellow", "blue", "purple", "brown", "black"], id="skips-to-exit"
+        ),
+        pytest.param(
+            "yellow", 6, ["yellow", "green", "red", "blue", "purple", "brown", "black"], id="steps-left"
+        ),
+        pytest.param(
+            "green", 4, ["green", "yellow", "red", "blue", "purple", "brown", "black"], id="from-47"
+        ),
+    ],
+)
+def test_moving_past_the_last_space_exits(mover, die, ranking):
+    board = {"red": 45, "yellow": 46, "green": 47, "blue": 30, "purple": 20, "brown": 10, "black": 3}
+    state = build(board=board, guardian=CHAMBER, die=die)
+    move(state, mover)
+    assert events(state) & EVENT_EXIT and state[LAST_TO] == EXITED
+    assert state[TERMINAL] == 1 and state[END_CONDITION] == END_EXIT
+    assert [slot_value(state, name) for name in ranking] == [8, 6, 5, 4, 3, 2, 1]
+
+
+# -- the end of a round and of the game ---------------------------------------------------------------
+def test_end_condition_b_the_last_explorer_gets_the_8():
+    # Red..Purple hold 1 to 5. Guardian on 20, Brown 22 (dark), Black 36 rolls 1 to 37: the round
+    # ends, the Guardian catches Brown (6) and Black, alone in the temple, takes the 8.
+    state = build(
+        board={"brown": 22, "black": 36},
+        dark=("brown",),
+        slots={"red": 1, "yellow": 2, "green": 3, "blue": 4, "purple": 5},
+        guardian=20,
+        die=1,
+    )
+    move(state, "black")
+    assert events(state) & EVENT_CATCH and state[LAST_CAUGHT] == IDX["brown"]
+    assert state[GUARDIAN_POS] == 22
+    assert state[TERMINAL] == 1 and state[END_CONDITION] == END_LAST_ONE
+    assert slot_value(state, "brown") == 6 and slot_value(state, "black") == 8
+    assert all(pos(state, name) == OFF_BOARD for name in NAMES)
+
+
+def test_the_first_catch_takes_the_1():
+    # Nobody caught yet; the Guardian leaves the chamber and meets Red on 3.
+    board = {"red": 3, "yellow": 8, "green": 9, "blue": 10, "purple": 12, "brown": 13, "black": 15}
+    state = build(
+        board=board, dark=("red", "yellow", "green", "blue", "purple", "brown"), guardian=CHAMBER, die=1
+    )
+    move(state, "black")
+    assert events(state) & EVENT_ROUND_END and events(state) & EVENT_CATCH
+    assert state[GUARDIAN_POS] == 3
+    assert all_slot_values(state) == {name: (1 if name == "red" else None) for name in NAMES}
+    assert state[TERMINAL] == 0
+
+
+def test_exit_ranks_the_chamber_last_ties_to_the_lower_index():
+    # Red on 44 exits with a 4; Yellow on 10 is next nearest; the rest are still in the chamber.
+    board = {name: CHAMBER for name in NAMES} | {"red": 44, "yellow": 10}
+    state = build(board=board, guardian=GUARDIAN_ROOM, die=4)
+    move(state, "red")
+    assert state[TERMINAL] == 1 and state[END_CONDITION] == END_EXIT
+    # The chamber explorers tie; the lower index ranks first (purple 0, green 2, blue 3, ...).
+    assert all_slot_values(state) == {
+        "red": 8,
+        "yellow": 6,
+        "purple": 5,
+        "green": 4,
+        "blue": 3,
+        "brown": 2,
+        "black": 1,
+    }
+
+
+def test_an_explorer_in_the_chamber_keeps_the_round_going():
+    # Everyone on the track is dark after Blue's move, but Red is still in the chamber.
+    board = {"red": CHAMBER, "yellow": 4, "green": 7, "blue": 9, "purple": 13, "brown": 15, "black": 17}
+    state = build(
+        board=board, dark=("yellow", "green", "purple", "brown", "black"), guardian=GUARDIAN_ROOM, die=1
+    )
+    move(state, "blue")
+    assert pos(state, "blue") == 10 and is_dark(state, "blue")
+    assert not events(state) & EVENT_ROUND_END
+    assert state[GUARDIAN_POS] == GUARDIAN_ROOM and state[ROUND] == 1
+    assert all(is_dark(state, name) for name in NAMES if name != "red")
+    for die in (1, 3, 4, 6):
+        state[DIE] = die
+        assert legal(state) == {"red"}
+
+
+def test_first_round_end_moves_the_guardian_into_the_chamber_without_a_catch():
+    # Red on 1 would be caught by a Guardian moving 5 from the chamber; from its room it only
+    # enters the chamber. Green on the lightless 11 stays dark.
+    board = {"red": 1, "yellow": 2, "green": 11, "blue": 4, "purple": 7, "brown": 9, "black": 12}
+    state = build(
+        board=board, dark=("red", "yellow", "green", "blue", "purple", "brown"), guardian=GUARDIAN_ROOM, die=1
+    )
+    move(state, "black")
+    assert pos(state, "black") == 13
+    assert events(state) & EVENT_ROUND_END and not events(state) & EVENT_CATCH
+    assert state[LAST_CAUGHT] == NOBODY
+    assert state[GUARDIAN_POS] == CHAMBER
+    assert all(slot_value(state, name) is None for name in NAMES)
+    assert {name: pos(state, name) for name in NAMES} == board | {"black": 13}
+    assert [name for name in NAMES if is_dark(state, name)] == ["green"]
+    assert state[ROUND] == 2
+
+
+def round_end_position(num_players: int, player: int, seed: int) -> np.ndarray:
+    board = {"red": 1, "yellow": 2, "green": 11, "blue": 4, "purple": 7, "brown": 9, "black": 12}
+    dark = ("red", "yellow", "green", "blue", "purple", "brown")
+    return build(
+        board=board,
+        dark=dark,
+        guardian=GUARDIAN_ROOM,
+        die=1,
+        player=player,
+        num_players=num_players,
+        seed=seed,
+    )
+
+
+@pytest.mark.parametrize("num_players, player", [(2, 1), (3, 0), (3, 2), (4, 3), (7, 5), (7, 6)])
+def test_after_a_round_end_the_next_seat_plays_with_a_fresh_roll(num_players, player):
+    faces = set()
+    for seed in range(60):
+        state = round_end_position(num_players, player, seed)
+        move(state, "black")
+        assert events(state) & EVENT_ROUND_END
+        assert state[CURRENT_PLAYER] == (player + 1) % num_players
+        assert state[TERMINAL] == 0
+        faces.add(int(state[DIE]))
+        assert legal(state), "the next player can move"
+    assert faces == set(FACES), "the die is rolled afresh for the next player"
+
+
+def test_after_the_end_terminal_is_set_and_nothing_is_legal():
+    board = {"red": 45, "yellow": 46, "green": 47, "blue": 30, "purple": 20, "brown": 10, "black": 3}
+    state = build(board=board, guardian=CHAMBER, die=4)
+    move(state, "green")
+    assert state[TERMINAL] == 1 and state[DIE] == 0
+    mask = np.ones(data.NUM_EXPLORERS, np.int8)
+    assert kernels.legal_mask(state, mask) == 0
+    assert not mask.any()
+    for die in FACES:  # whatever the die field holds
+        state[DIE] = die
+        assert kernels.legal_mask(state, mask) == 0 and not mask.any()
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_random_games_end_with_every_slot_assigned_and_no_legal_move(seed):
+    rng = np.random.default_rng(seed)
+    state = fresh(num_players=2 + seed % 6, seed=seed)
+    for _ in range(2000):
+        if state[TERMINAL]:
+            break
+        options = sorted(legal(state))
+        assert options
+        move(state, options[rng.integers(len(options))])
+    assert state[TERMINAL] == 1 and state[END_CONDITION] in (END_EXIT, END_LAST_ONE, END_LIGHTLESS)
+    assert sorted(all_slot_values(state).values()) == [1, 2, 3, 4, 5, 6, 8]
+    assert all(pos(state, name) == OFF_BOARD for name in NAMES)
+    assert legal(state) == set()
