@@ -69,7 +69,6 @@ class TreasureAECEnv(AECEnv):
                 "action_mask": spaces.Box(0, 1, (self.dims.n_actions,), np.int8),
             }
         )
-        self._action_space = spaces.Discrete(self.dims.n_actions)
         self.observation_spaces = {a: self._observation_space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(self.dims.n_actions) for a in self.possible_agents}
         self.state_space = spaces.Box(0.0, 1.0, (self.dims.full_state_size,), np.float32)
@@ -138,21 +137,16 @@ class TreasureAECEnv(AECEnv):
             self._finish()
 
     def _check_action(self, agent: str, action: Any) -> int:
-        legal = self.legal_actions()
         if isinstance(action, np.ndarray) and action.shape == ():
             action = action[()]
-        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
-            raise ValueError(
-                f"{self.game.env_name}: action for {agent} must be an integer; got {action!r}. "
-                f"Legal actions: {legal}"
-            )
-        if int(action) not in legal:
-            names = ", ".join(f"{a} ({self.game.action_name(self._state, a)})" for a in legal)
-            raise ValueError(
-                f"{self.game.env_name}: action {int(action)} is illegal for {agent}; "
-                f"legal actions are {names}"
-            )
-        return int(action)
+        is_integer = isinstance(action, (int, np.integer)) and not isinstance(action, (bool, np.bool_))
+        if is_integer and 0 <= action < self.dims.n_actions:
+            self.game.kernels.legal_mask(self._state, self._mask)
+            if self._mask[action]:
+                return int(action)
+        legal = ", ".join(f"{a} ({self.game.action_name(self._state, a)})" for a in self.legal_actions())
+        what = "is illegal" if is_integer else "is not an integer action"
+        raise ValueError(f"{self.game.env_name}: {action!r} {what} for {agent}; legal actions are {legal}")
 
     def _penalize(self, agent: str) -> None:
         """PettingZoo's terminate-on-illegal-move behaviour, for training."""
