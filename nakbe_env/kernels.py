@@ -48,6 +48,7 @@ from nakbe_env.state import (
     LAST_PLAYER,
     LAST_ROLL,
     LAST_TO,
+    MOVES_BY_SEAT,
     NO_SLOT,
     NO_TOKEN,
     NOBODY,
@@ -327,6 +328,7 @@ def step(state: np.ndarray, action: int) -> None:
     state[LAST_FROM] = start
     state[LAST_CAUGHT] = NOBODY
     state[LAST_EVENTS] = 0
+    state[MOVES_BY_SEAT + player * NUM_EXPLORERS + action] += 1
     space = advance(state, start, roll, action, False)
     if space != EXITED and IS_TRAP[space]:
         state[LAST_EVENTS] |= EVENT_TRAP

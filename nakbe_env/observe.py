@@ -25,6 +25,7 @@ from nakbe_env.state import (
     EXPLORER_POS,
     EXPLORER_SLOT,
     GUARDIAN_POS,
+    MOVES_BY_SEAT,
     NO_SLOT,
     NO_TOKEN,
     OFF_BOARD,
@@ -54,6 +55,7 @@ OBS_LAYOUT = PUBLIC_LAYOUT + (
     ("token_counts", MAX_PLAYERS),  # tokens held per relative seat / 13
     ("seat_in_game", MAX_PLAYERS),  # relative seats that exist
     ("seat_to_act", MAX_PLAYERS),  # relative seat of the player to act, one-hot
+    ("move_share", MAX_PLAYERS * NUM_EXPLORERS),  # [relative seat, explorer]: share of its moves
 )
 FULL_LAYOUT = PUBLIC_LAYOUT + (
     ("token_value_on_space", SPACES),  # face-down token value / 3 (0 where none)
@@ -61,6 +63,7 @@ FULL_LAYOUT = PUBLIC_LAYOUT + (
     ("token_values_of_seat", MAX_PLAYERS * TOKEN_KINDS),  # [seat, value] count / 13
     ("seat_in_game", MAX_PLAYERS),
     ("seat_to_act", MAX_PLAYERS),
+    ("move_share", MAX_PLAYERS * NUM_EXPLORERS),  # [seat, explorer], absolute seats
 )
 
 
@@ -97,6 +100,8 @@ _TEAMS = FULL["team_of_seat"][0]
 _SEAT_TOKENS = FULL["token_values_of_seat"][0]
 _FULL_SEATS = FULL["seat_in_game"][0]
 _FULL_TO_ACT = FULL["seat_to_act"][0]
+_OBS_MOVES = OBS["move_share"][0]
+_FULL_MOVES = FULL["move_share"][0]
 
 
 @njit(cache=True)
@@ -123,9 +128,21 @@ def write_public(state: np.ndarray, out: np.ndarray) -> None:
 
 
 @njit(cache=True)
+def write_move_share(state: np.ndarray, seat: int, out: np.ndarray, start: int) -> None:
+    """Which explorers a seat has moved, as shares of its moves: the public history that
+    hints at its team."""
+    total = 0
+    for e in range(NUM_EXPLORERS):
+        total += state[MOVES_BY_SEAT + seat * NUM_EXPLORERS + e]
+    if total > 0:
+        for e in range(NUM_EXPLORERS):
+            out[start + e] = state[MOVES_BY_SEAT + seat * NUM_EXPLORERS + e] / total
+
+
+@njit(cache=True)
 def observe(state: np.ndarray, player: int, out: np.ndarray) -> None:
-    """What `player` may know: the public board, its own team card and token values, and
-    how many tokens each player holds."""
+    """What `player` may know: the public board, its own team card and token values, how
+    many tokens each player holds, and which explorers each player has moved."""
     write_public(state, out)
     out[PUBLIC_SIZE:] = 0.0
     n = state[NUM_PLAYERS]
@@ -141,6 +158,7 @@ def observe(state: np.ndarray, player: int, out: np.ndarray) -> None:
             held += state[TOKEN_VALUE_COUNTS + seat * TOKEN_KINDS + value]
         out[_TOKEN_COUNTS + relative] = held / TOKENS_PLACED
         out[_OBS_SEATS + relative] = 1.0
+        write_move_share(state, seat, out, _OBS_MOVES + relative * NUM_EXPLORERS)
     out[_OBS_TO_ACT + (state[CURRENT_PLAYER] - player) % n] = 1.0
 
 
@@ -163,6 +181,7 @@ def full_state(state: np.ndarray, out: np.ndarray) -> None:
                 state[TOKEN_VALUE_COUNTS + seat * TOKEN_KINDS + value] / TOKENS_PLACED
             )
         out[_FULL_SEATS + seat] = 1.0
+        write_move_share(state, seat, out, _FULL_MOVES + seat * NUM_EXPLORERS)
     out[_FULL_TO_ACT + state[CURRENT_PLAYER]] = 1.0
 
 

@@ -57,6 +57,7 @@ TEAM_CARD = _field(MAX_PLAYERS)  # seat p holds card TEAM_CARD[p]; seats >= play
 SPACE_TOKEN = _field(TRACK_LENGTH + 1)  # face-down token value per space, or NO_TOKEN
 RETURNED_TOKENS = _field(TOKENS_RETURNED)  # values of the tokens returned unseen
 TOKEN_VALUE_COUNTS = _field(MAX_PLAYERS * (MAX_TOKEN_VALUE + 1))  # [seat, value] -> tokens held
+MOVES_BY_SEAT = _field(MAX_PLAYERS * NUM_EXPLORERS)  # [seat, explorer] -> moves made (public)
 STATE_SIZE = _offset
 
 TOKEN_KINDS = MAX_TOKEN_VALUE + 1  # values 0..3
@@ -68,7 +69,7 @@ def check_invariants(state) -> None:
     import numpy as np
 
     from nakbe_env import data, kernels
-    from treasure_core.header import CURRENT_PLAYER, NUM_PLAYERS, TERMINAL
+    from treasure_core.header import CURRENT_PLAYER, DECISIONS, NUM_PLAYERS, TERMINAL
 
     n = int(state[NUM_PLAYERS])
     assert data.MAX_PLAYERS >= n >= 2, f"num_players {n}"
@@ -112,6 +113,12 @@ def check_invariants(state) -> None:
     assert (counts == np.bincount(data.TOKEN_VALUES, minlength=TOKEN_KINDS)).all(), (
         f"tokens not conserved: {counts}"
     )
+    # The public move history counts every decision, by seats in the game only.
+    moves = state[MOVES_BY_SEAT : MOVES_BY_SEAT + MAX_PLAYERS * NUM_EXPLORERS].reshape(
+        MAX_PLAYERS, NUM_EXPLORERS
+    )
+    assert (moves >= 0).all() and (moves[n:] == 0).all(), "moves by a seat that is not in the game"
+    assert moves.sum() == state[DECISIONS], "every decision is one move in the history"
     # Team cards are a deal of the 7 cards.
     assert sorted(state[TEAM_CARD : TEAM_CARD + MAX_PLAYERS]) == list(range(MAX_PLAYERS)), "team cards"
     # Score = team slots + token values.

@@ -32,6 +32,7 @@ from nakbe_env.state import (
     LAST_CAUGHT,
     LAST_EVENTS,
     LAST_TO,
+    MOVES_BY_SEAT,
     NO_SLOT,
     NO_TOKEN,
     NOBODY,
@@ -730,3 +731,12 @@ def test_random_games_end_with_every_slot_assigned_and_no_legal_move(seed):
     assert sorted(all_slot_values(state).values()) == [1, 2, 3, 4, 5, 6, 8]
     assert all(pos(state, name) == OFF_BOARD for name in NAMES)
     assert legal(state) == set()
+
+
+def test_moves_by_seat_record_who_moved_which_explorer():
+    state = fresh(num_players=3, seed=2)
+    seat = int(state[CURRENT_PLAYER])
+    explorer = IDX["green"]
+    kernels.step(state, explorer)
+    moves = state[MOVES_BY_SEAT : MOVES_BY_SEAT + data.MAX_PLAYERS * data.NUM_EXPLORERS]
+    assert moves.sum() == 1 and moves[seat * data.NUM_EXPLORERS + explorer] == 1
