@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import numba
 import numpy as np
 import pytest
 from conftest import random_legal
@@ -235,7 +236,7 @@ def test_observations_differ_between_players(config):
 def test_random_play_fuzz(config):
     """Many random games, every invariant checked at every step; every game ends."""
     env = make(config)
-    for game_index in range(25):
+    for game_index in range(100):
         env.reset(seed=1000 + game_index)
         env.game.check_invariants(env.get_state())
         taken = play_random(env, seed=game_index, decisions=MAX_DECISIONS, check=True)
@@ -322,3 +323,21 @@ def test_random_playout_kernel(config):
     assert np.array_equal(again.states, runner.states)
     assert runner.current_players().max() < runner.num_players
     assert (runner.states[:, CURRENT_PLAYER] >= 0).all()
+
+
+def test_batch_runner_gives_the_same_games_on_any_number_of_threads(config):
+    name, options = config
+    runs = []
+    for threads in (1, numba.config.NUMBA_NUM_THREADS):
+        runner = BatchRunner(name, 32, seed=21, num_threads=threads, **options)
+        runner.random_playout(200, seed=5)
+        rng = np.random.default_rng(1)
+        total = np.zeros((32, runner.num_players))
+        for _ in range(50):
+            masks = runner.legal_masks()
+            actions = (rng.random(masks.shape) * masks).argmax(axis=1)
+            rewards, _ = runner.step(actions)
+            total += rewards
+        runs.append((runner.states.copy(), total))
+    assert np.array_equal(runs[0][0], runs[1][0])
+    assert np.array_equal(runs[0][1], runs[1][1])
