@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from treasure_core.aec import TreasureAECEnv
 from treasure_core.game import Dims
 from treasure_core.header import REWARD_SCORE_DIFF, REWARD_WIN_LOSS
 from treasure_core.kernels import outcome_rewards, winners_mask
@@ -140,3 +141,16 @@ def test_render_modes():
         image = picture.render()
         assert image.dtype == np.uint8 and image.ndim == 3 and image.shape[2] == 3
         assert len(np.unique(image.reshape(-1, 3), axis=0)) > 3
+
+
+def test_raw_env_asks_for_reset_first():
+    for game in all_games():
+        raw = TreasureAECEnv(game)
+        for method, args in (
+            (raw.step, (0,)),
+            (raw.observe, ("player_0",)),
+            (raw.state, ()),
+            (raw.get_state, ()),
+        ):
+            with pytest.raises(RuntimeError, match="reset"):
+                method(*args)

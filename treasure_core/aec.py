@@ -117,7 +117,12 @@ class TreasureAECEnv(AECEnv):
             }
         self._accumulate_rewards()
 
+    def _require_game(self) -> None:
+        if not self._has_state:
+            raise RuntimeError(f"{self.game.env_name}: call reset() (or set_state()) first")
+
     def step(self, action: Any) -> None:
+        self._require_game()
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -167,6 +172,7 @@ class TreasureAECEnv(AECEnv):
         return np.flatnonzero(self._mask).tolist()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
+        self._require_game()
         player = self._player_of[agent]
         observation = np.empty(self.dims.obs_size, np.float32)
         self.game.kernels.observe(self._state, player, observation)
@@ -177,6 +183,7 @@ class TreasureAECEnv(AECEnv):
 
     def state(self) -> np.ndarray:
         """The full-information view (every secret), for centralised critics."""
+        self._require_game()
         out = np.empty(self.dims.full_state_size, np.float32)
         self.game.kernels.full_state(self._state, out)
         return out
@@ -184,6 +191,7 @@ class TreasureAECEnv(AECEnv):
     # -- search and replay ----------------------------------------------------------------
     def get_state(self) -> np.ndarray:
         """A copy of the state array: the whole game, chance included."""
+        self._require_game()
         return self._state.copy()
 
     def set_state(self, state: np.ndarray | bytes) -> None:
