@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 
 @dataclass(frozen=True)
 class Option:
@@ -41,8 +43,6 @@ class Option:
 
 
 def _is_integer(value: Any) -> bool:
-    import numpy as np
-
     return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
 
 
