@@ -8,7 +8,7 @@ import numpy as np
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 from nakbe_env import bots, kernels, observe, render
-from nakbe_env.data import EXPLORER_NAMES, MAX_PLAYERS, NUM_EXPLORERS
+from nakbe_env.data import MAX_PLAYERS, NUM_EXPLORERS
 from nakbe_env.state import END_CONDITION, STATE_SIZE, check_invariants
 from treasure_core.aec import TreasureAECEnv
 from treasure_core.game import Dims, GameSpec, Kernels
@@ -41,10 +41,6 @@ def _final_info(state: np.ndarray) -> dict[str, Any]:
     }
 
 
-def _action_name(state: np.ndarray, action: int) -> str:
-    return render.describe_move(state, action)
-
-
 GAME = GameSpec(
     name="nakbe",
     env_name="nakbe_v0",
@@ -72,13 +68,11 @@ GAME = GameSpec(
     ),
     render_ansi=render.render_ansi,
     render_rgb=render.render_rgb,
-    action_name=_action_name,
+    action_name=render.describe_move,
     check_invariants=check_invariants,
     final_info=_final_info,
     bots={"bot": bots.NakbeBot},
 )
-
-ACTION_NAMES = tuple(f"move {name}" for name in EXPLORER_NAMES)
 
 
 def raw_env(render_mode: str | None = None, **options: Any) -> TreasureAECEnv:

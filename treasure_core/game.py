@@ -79,7 +79,9 @@ class GameSpec:
     render_rgb: Callable[[np.ndarray], np.ndarray]
     action_name: Callable[[np.ndarray, int], str]  # (state, action) -> words for a person
     check_invariants: Callable[[np.ndarray], None]  # raises AssertionError
-    final_info: Callable[[np.ndarray], dict[str, Any]]  # scores and tie-breaks, for infos
+    # For infos at the end: a list value is per player (player p gets value[p]); any other
+    # value (a tuple of all scores, say) goes to every player as it is.
+    final_info: Callable[[np.ndarray], dict[str, Any]]
     bots: dict[str, Callable[..., Any]] = field(default_factory=dict)
 
     @property

@@ -2,7 +2,8 @@
 
 Every game keeps these few fields at the same offsets, so the driver, the batch runner and
 the tests read the player to act, the end of the game and the random generator the same way
-for every game. A game's own fields start at HEADER_SIZE (see its state.py).
+for every game: state[CURRENT_PLAYER] and state[TERMINAL] play the roles of DESIGN.md's
+current_player() and is_terminal() kernels. A game's own fields start at HEADER_SIZE (see its state.py).
 """
 
 import numpy as np

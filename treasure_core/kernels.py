@@ -5,14 +5,12 @@ import numpy as np
 from numba import njit
 
 from treasure_core.header import (
-    CURRENT_PLAYER,
     NUM_PLAYERS,
     P_NUM_PLAYERS,
     P_REWARD_MODE,
     REWARD_MODE,
     REWARD_SCORE_DIFF,
     RNG,
-    TERMINAL,
 )
 from treasure_core.rng import rng_next, rng_seed
 
@@ -24,16 +22,6 @@ def init_header(state: np.ndarray, params: np.ndarray, seed: int) -> None:
     state[NUM_PLAYERS] = params[P_NUM_PLAYERS]
     state[REWARD_MODE] = params[P_REWARD_MODE]
     rng_seed(state, RNG, seed)
-
-
-@njit(cache=True)
-def current_player(state: np.ndarray) -> int:
-    return state[CURRENT_PLAYER]
-
-
-@njit(cache=True)
-def is_terminal(state: np.ndarray) -> bool:
-    return state[TERMINAL] != 0
 
 
 @njit(cache=True)
