@@ -83,6 +83,11 @@ class GameSpec:
     # value (a tuple of all scores, say) goes to every player as it is.
     final_info: Callable[[np.ndarray], dict[str, Any]]
     bots: dict[str, Callable[..., Any]] = field(default_factory=dict)
+    # Simultaneous turns, for the Parallel driver: (state) -> the seats that decide together from
+    # this state, in the order the kernels take them. Each seat's legal actions must not depend
+    # on the others' decisions in the group: they are legal_mask of the state with
+    # CURRENT_PLAYER set to that seat. None: every decision is one seat's alone.
+    simultaneous_seats: Callable[[np.ndarray], list[int]] | None = None
 
     @property
     def options(self) -> tuple[Option, ...]:

@@ -12,6 +12,7 @@ from treasure_core.game import GameSpec
 
 GAMES: dict[str, str] = {
     "nakbe": "nakbe_env",
+    "karuba": "karuba_env",
 }
 
 _loaded: dict[str, GameSpec] = {}

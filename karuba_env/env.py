@@ -1,0 +1,213 @@
+"""Karuba as PettingZoo environments: the GameSpec the generic drivers run (AEC and Parallel)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+
+from karuba_env import bots, kernels, observe, render
+from karuba_env.data import (
+    COLOUR_NAMES,
+    DISTANCE_RULES,
+    EXAMPLE_LAYOUT,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    NUM_BEACH,
+    NUM_COLOURS,
+    NUM_JUNGLE,
+)
+from karuba_env.state import (
+    END_CONDITION,
+    END_NAMES,
+    N_ACTIONS,
+    PHASE,
+    PHASE_PLAY,
+    STATE_SIZE,
+    TREASURE,
+    check_invariants,
+)
+from treasure_core.aec import TreasureAECEnv
+from treasure_core.game import Dims, GameSpec, Kernels
+from treasure_core.header import CURRENT_PLAYER, NUM_PLAYERS, TERMINAL
+from treasure_core.options import Option
+from treasure_core.parallel import TreasureParallelEnv
+
+LAYOUT_MODES = {"random": kernels.LAYOUT_RANDOM, "draft": kernels.LAYOUT_DRAFT}
+
+
+def format_layout(pairs: tuple[tuple[int, int], ...]) -> str:
+    """((beach, jungle) per colour) -> "b:j,b:j,b:j,b:j", the option's text form."""
+    return ",".join(f"{b}:{j}" for b, j in pairs)
+
+
+EXAMPLE_LAYOUT_TEXT = format_layout(EXAMPLE_LAYOUT)
+
+
+def _is_number(value: Any, top: int) -> bool:
+    return (
+        isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)) and 1 <= value <= top
+    )
+
+
+def parse_layout(value: Any) -> tuple[tuple[int, int], ...] | None:
+    """A fixed layout as "b:j,b:j,b:j,b:j" or four (beach, jungle) pairs, in the colour order
+    brown, blue, purple, yellow; None if `value` is not one."""
+    if isinstance(value, str):
+        try:
+            value = [tuple(int(x) for x in pair.split(":")) for pair in value.split(",")]
+        except ValueError:
+            return None
+    if not isinstance(value, (tuple, list)) or len(value) != NUM_COLOURS:
+        return None
+    pairs = []
+    for pair in value:
+        if not isinstance(pair, (tuple, list)) or len(pair) != 2:
+            return None
+        beach, jungle = pair
+        if not (_is_number(beach, NUM_BEACH) and _is_number(jungle, NUM_JUNGLE)):
+            return None
+        pairs.append((int(beach), int(jungle)))
+    if len({b for b, _ in pairs}) != NUM_COLOURS or len({j for _, j in pairs}) != NUM_COLOURS:
+        return None
+    return tuple(pairs)
+
+
+@dataclass(frozen=True)
+class LayoutOption(Option):
+    """The set-up of adventurers and temples: "random", "draft", or a fixed layout."""
+
+    def allowed(self) -> str:
+        return (
+            "'random', 'draft', or a fixed layout 'b:j,b:j,b:j,b:j' (beach 1-11 : jungle 1-11 for "
+            f"{', '.join(COLOUR_NAMES)}; distinct numbers) such as {EXAMPLE_LAYOUT_TEXT!r}"
+        )
+
+    def check(self, value: Any, game: str) -> Any:
+        if isinstance(value, str) and value in LAYOUT_MODES:
+            return value
+        pairs = parse_layout(value)
+        if pairs is None:
+            raise ValueError(f"{game}: option {self.name!r} must be {self.allowed()}; got {value!r}")
+        return format_layout(pairs)
+
+
+GAME_OPTIONS = (
+    LayoutOption(
+        "layout",
+        "random",
+        ("random", "draft", EXAMPLE_LAYOUT_TEXT),
+        "random: a random legal layout; draft: players place the colour pairs in turn; "
+        "'b:j,b:j,b:j,b:j': that fixed layout (brown, blue, purple, yellow)",
+    ),
+    Option(
+        "distance_rule",
+        "perimeter",
+        DISTANCE_RULES,
+        "adventurer-temple distance of at least 3: perimeter (around a corner: 4 <= beach + jungle "
+        "<= 20) or difference (|beach - jungle| >= 3)",
+    ),
+)
+
+
+def _game_params(options: dict[str, Any]) -> list[int]:
+    rule = DISTANCE_RULES.index(options["distance_rule"])
+    layout = options["layout"]
+    beaches, jungles = [0] * NUM_COLOURS, [0] * NUM_COLOURS
+    if layout in LAYOUT_MODES:
+        mode = LAYOUT_MODES[layout]
+    else:
+        mode = kernels.LAYOUT_FIXED
+        for c, (beach, jungle) in enumerate(parse_layout(layout)):
+            if not kernels.distance_allowed(rule, beach, jungle):
+                raise ValueError(
+                    f"karuba: option 'layout' {layout!r} breaks distance_rule={options['distance_rule']!r}: "
+                    f"the {COLOUR_NAMES[c]} adventurer on beach {beach} is too close to its temple on "
+                    f"jungle {jungle}"
+                )
+            beaches[c], jungles[c] = beach, jungle
+    return [mode, rule] + beaches + jungles
+
+
+def _dims(params: np.ndarray) -> Dims:
+    return Dims(STATE_SIZE, N_ACTIONS, observe.OBS_SIZE, observe.FULL_SIZE)
+
+
+def _final_info(state: np.ndarray) -> dict[str, Any]:
+    n = int(state[NUM_PLAYERS])
+    points = np.zeros(n, np.int64)
+    tiebreaks = np.zeros(n, np.int64)
+    kernels.scores(state, points, tiebreaks)
+    best = max(zip(points, tiebreaks, strict=True))
+    temple = [
+        int(state[TREASURE + p * NUM_COLOURS : TREASURE + (p + 1) * NUM_COLOURS].sum()) for p in range(n)
+    ]
+    return {
+        "score": [int(x) for x in points],
+        "treasure_points": temple,  # temple treasures alone (tie crystals count as crystals)
+        "tiles_on_island": [int(x) for x in tiebreaks],
+        "winner": [bool((s, t) == best) for s, t in zip(points, tiebreaks, strict=True)],
+        "scores": tuple(int(x) for x in points),
+        "end_condition": END_NAMES[int(state[END_CONDITION])],
+    }
+
+
+def _simultaneous_seats(state: np.ndarray) -> list[int]:
+    """Every player decides on the same tile, unseen by the others; the draft is in turn."""
+    current = int(state[CURRENT_PLAYER])
+    if state[PHASE] == PHASE_PLAY and not state[TERMINAL]:
+        return list(range(current, int(state[NUM_PLAYERS])))
+    return [current]
+
+
+GAME = GameSpec(
+    name="karuba",
+    env_name="karuba_v0",
+    title="Karuba",
+    min_players=MIN_PLAYERS,
+    max_players=MAX_PLAYERS,
+    default_players=4,
+    game_options=GAME_OPTIONS,
+    game_params=_game_params,
+    dims=_dims,
+    kernels=Kernels(
+        init=kernels.init,
+        legal_mask=kernels.legal_mask,
+        step=kernels.step,
+        returns=kernels.returns,
+        scores=kernels.scores,
+        observe=observe.observe,
+        full_state=observe.full_state,
+        resample_hidden=kernels.resample_hidden,
+        batch_init=kernels.batch_init,
+        batch_step=kernels.batch_step,
+        batch_legal_mask=kernels.batch_legal_mask,
+        batch_observe=observe.batch_observe,
+        random_playout=kernels.random_playout,
+    ),
+    render_ansi=render.render_ansi,
+    render_rgb=render.render_rgb,
+    action_name=render.describe_action,
+    check_invariants=check_invariants,
+    final_info=_final_info,
+    bots={"bot": bots.KarubaBot},
+    simultaneous_seats=_simultaneous_seats,
+)
+
+
+def raw_env(render_mode: str | None = None, **options: Any) -> TreasureAECEnv:
+    """The bare AEC env. Options: num_players (2..4, default 4), layout, distance_rule, reward,
+    illegal_action (docs/games/karuba.md)."""
+    return TreasureAECEnv(GAME, render_mode=render_mode, **options)
+
+
+def env(render_mode: str | None = None, **options: Any) -> OrderEnforcingWrapper:
+    """The AEC env wrapped as PettingZoo's classic envs are (reset before step)."""
+    return OrderEnforcingWrapper(raw_env(render_mode=render_mode, **options))
+
+
+def parallel_env(render_mode: str | None = None, **options: Any) -> TreasureParallelEnv:
+    """The PettingZoo Parallel env: one step = every player's decision on the tile showing."""
+    return TreasureParallelEnv(GAME, render_mode=render_mode, **options)

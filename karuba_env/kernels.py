@@ -1,0 +1,540 @@
+"""Karuba rules as @njit kernels over the flat state (layout and action space in state.py)."""
+
+import numpy as np
+from numba import njit, prange
+
+from karuba_env.data import (
+    BEACH_CELL,
+    BEACH_SIDE,
+    CRYSTAL,
+    DIRECTIONS,
+    DISTANCE_PERIMETER,
+    EDGE_JUNGLE,
+    GOLD,
+    MIN_DISTANCE,
+    NEIGHBOUR,
+    NO_ITEM,
+    NUM_BEACH,
+    NUM_CELLS,
+    NUM_COLOURS,
+    NUM_JUNGLE,
+    NUM_TILES,
+    OPPOSITE,
+    TILE_EXIT_COUNT,
+    TILE_EXITS,
+    TILE_ITEM,
+    TREASURE_VALUES,
+)
+from karuba_env.state import (
+    ADVENTURER_BEACH,
+    ADVENTURER_POS,
+    CELL_ITEM,
+    CELL_TILE,
+    CRYSTALS_COLLECTED,
+    DISCARD,
+    DISTANCE_RULE,
+    DRAFT_ADVENTURER_BASE,
+    DRAFT_COLOUR,
+    DRAFT_PICKS,
+    DRAFT_TEMPLE_BASE,
+    END_CONDITION,
+    END_TEMPLES,
+    END_TILES,
+    GOLD_COLLECTED,
+    IN_TEMPLE,
+    LAST_ACTION,
+    LAST_TILE,
+    MOVE_BASE,
+    MOVE_TARGETS,
+    N_ACTIONS,
+    NO_ACTION,
+    NO_COLOUR,
+    NO_TILE,
+    NOT_PLACED,
+    ON_BEACH,
+    PENDING,
+    PHASE,
+    PHASE_DRAFT,
+    PHASE_PLAY,
+    PLACE_BASE,
+    STACK,
+    STACK_TAKEN,
+    TEMPLE_JUNGLE,
+    TEMPLE_TARGET,
+    TIE_CRYSTALS,
+    TILES_REVEALED,
+    TREASURE,
+)
+from treasure_core.header import CURRENT_PLAYER, DECISIONS, NUM_PLAYERS, REWARD_MODE, RNG, TERMINAL
+from treasure_core.kernels import init_header, next_seed, outcome_rewards
+from treasure_core.rng import local_next, rng_below, rng_seed, rng_shuffle
+
+# Game params after the shared header (env.py compiles the options into these).
+P_LAYOUT = 2  # LAYOUT_RANDOM, LAYOUT_DRAFT or LAYOUT_FIXED
+P_DISTANCE_RULE = 3
+P_FIXED_BEACH = 4  # NUM_COLOURS beach numbers (LAYOUT_FIXED)
+P_FIXED_JUNGLE = P_FIXED_BEACH + NUM_COLOURS  # NUM_COLOURS jungle numbers (LAYOUT_FIXED)
+LAYOUT_RANDOM = 0
+LAYOUT_DRAFT = 1
+LAYOUT_FIXED = 2
+
+
+# -- the island --------------------------------------------------------------------------
+@njit(cache=True)
+def distance_allowed(rule: int, beach: int, jungle: int) -> bool:
+    """Setup: "a minimum of 3 numbers distance between an adventurer and temple of the same
+    color" (numbers from 1). perimeter: counted around the nearer corner where beach and
+    jungle meet (beach 1/jungle 1 top left, beach 11/jungle 11 bottom right); difference:
+    the two numbers differ by at least 3."""
+    if rule == DISTANCE_PERIMETER:
+        return (
+            beach + jungle - 1 >= MIN_DISTANCE
+            and (NUM_BEACH + 1 - beach) + (NUM_JUNGLE + 1 - jungle) - 1 >= MIN_DISTANCE
+        )
+    return abs(beach - jungle) >= MIN_DISTANCE
+
+
+@njit(cache=True, inline="always")
+def tile_at(state, player, cell):
+    return state[CELL_TILE + player * NUM_CELLS + cell]
+
+
+@njit(cache=True, inline="always")
+def current_tile(state):
+    return state[STACK + state[TILES_REVEALED] - 1]
+
+
+@njit(cache=True)
+def reachable(state: np.ndarray, player: int, colour: int, steps: int, out: np.ndarray, start: int) -> int:
+    """Set out[start + target] = 1 for each target (cells, then TEMPLE_TARGET) where adventurer
+    `colour` of `player` may end a move of up to `steps` steps, leaving the other entries of
+    out[start : start + MOVE_TARGETS] as they are; returns how many. A step goes to a
+    neighbouring tile along connected paths (both tiles have an exit on the shared side), from
+    the beach onto the tile beside it (exit facing the beach), or from a tile into the temple of
+    the adventurer's own colour (exit facing it). Another adventurer's tile is neither entered
+    nor passed over."""
+    position = state[ADVENTURER_POS + player * NUM_COLOURS + colour]
+    if position == IN_TEMPLE:
+        return 0  # "The adventurer will then stay put at the temple"
+    island = CELL_TILE + player * NUM_CELLS
+    blocked = np.int64(0)
+    for other in range(NUM_COLOURS):
+        where = state[ADVENTURER_POS + player * NUM_COLOURS + other]
+        if other != colour and where >= 0:
+            blocked |= np.int64(1) << where
+    temple = state[TEMPLE_JUNGLE + colour] - 1
+    count = 0
+    if position == ON_BEACH:
+        beach = state[ADVENTURER_BEACH + colour] - 1
+        cell = BEACH_CELL[beach]
+        tile = state[island + cell]
+        if tile == NO_TILE or not (TILE_EXITS[tile] & BEACH_SIDE[beach]) or (blocked >> cell) & 1:
+            return 0
+        frontier = np.int64(1) << cell
+        visited = frontier
+        out[start + cell] = 1
+        count = 1
+        steps -= 1
+    else:
+        frontier = np.int64(1) << position
+        visited = frontier
+    temple_found = False
+    for _ in range(steps):
+        grown = np.int64(0)
+        remaining = frontier
+        cell = 0
+        while remaining:
+            if remaining & 1:
+                exits = TILE_EXITS[state[island + cell]]
+                for d in range(4):
+                    if not exits & DIRECTIONS[d]:
+                        continue
+                    nxt = NEIGHBOUR[cell, d]
+                    if nxt < 0:
+                        # Off the island: only into the temple of its own colour.
+                        if EDGE_JUNGLE[cell, d] == temple and not temple_found:
+                            temple_found = True
+                            out[start + TEMPLE_TARGET] = 1
+                            count += 1
+                        continue
+                    bit = np.int64(1) << nxt
+                    if (visited | blocked) & bit:
+                        continue
+                    tile = state[island + nxt]
+                    if tile != NO_TILE and TILE_EXITS[tile] & OPPOSITE[d]:
+                        grown |= bit
+            remaining >>= 1
+            cell += 1
+        if grown == 0:
+            break
+        visited |= grown
+        frontier = grown
+        remaining = grown
+        cell = 0
+        while remaining:
+            if remaining & 1:
+                out[start + cell] = 1
+                count += 1
+            remaining >>= 1
+            cell += 1
+    return count
+
+
+@njit(cache=True)
+def player_legal_mask(state: np.ndarray, player: int, mask: np.ndarray) -> int:
+    """The legal play-phase decisions of `player` on the tile showing (they depend only on its
+    own island, so every player's are known before anyone decides)."""
+    mask[:] = 0
+    tile = current_tile(state)
+    count = 1
+    mask[DISCARD] = 1  # discarding without moving is always allowed
+    for cell in range(NUM_CELLS):
+        if tile_at(state, player, cell) == NO_TILE:  # "only on free fields", unrotated
+            mask[PLACE_BASE + cell] = 1
+            count += 1
+    steps = TILE_EXIT_COUNT[tile]
+    for colour in range(NUM_COLOURS):
+        count += reachable(state, player, colour, steps, mask, MOVE_BASE + colour * MOVE_TARGETS)
+    return count
+
+
+@njit(cache=True)
+def draft_legal_mask(state: np.ndarray, mask: np.ndarray) -> int:
+    mask[:] = 0
+    count = 0
+    colour = state[DRAFT_COLOUR]
+    if colour == NO_COLOUR:
+        # "Each player chooses an adventurer and places it on any number on the beach."
+        for c in range(NUM_COLOURS):
+            if state[ADVENTURER_BEACH + c] != NOT_PLACED:
+                continue
+            for b in range(1, NUM_BEACH + 1):
+                if not number_taken(state, ADVENTURER_BEACH, b):
+                    mask[DRAFT_ADVENTURER_BASE + c * NUM_BEACH + b - 1] = 1
+                    count += 1
+        return count
+    # "Next, place the temple of the same color on a number in the jungle" (distance rule).
+    beach = state[ADVENTURER_BEACH + colour]
+    for j in range(1, NUM_JUNGLE + 1):
+        if not number_taken(state, TEMPLE_JUNGLE, j) and distance_allowed(state[DISTANCE_RULE], beach, j):
+            mask[DRAFT_TEMPLE_BASE + j - 1] = 1
+            count += 1
+    return count
+
+
+@njit(cache=True)
+def number_taken(state, field, number):
+    """Whether a colour already has `number` at `field` (ADVENTURER_BEACH or TEMPLE_JUNGLE)."""
+    for c in range(NUM_COLOURS):
+        if state[field + c] == number:
+            return True
+    return False
+
+
+@njit(cache=True)
+def legal_mask(state: np.ndarray, mask: np.ndarray) -> int:
+    if state[TERMINAL]:
+        for a in range(N_ACTIONS):
+            mask[a] = 0
+        return 0
+    if state[PHASE] == PHASE_DRAFT:
+        return draft_legal_mask(state, mask)
+    return player_legal_mask(state, state[CURRENT_PLAYER], mask)
+
+
+# -- set-up ------------------------------------------------------------------------------
+@njit(cache=True)
+def random_layout(state):
+    """A uniformly random legal layout: distinct beach and distinct jungle numbers, each
+    colour's pair obeying the distance rule (rejection sampling)."""
+    beaches = np.arange(1, NUM_BEACH + 1).astype(np.int32)
+    jungles = np.arange(1, NUM_JUNGLE + 1).astype(np.int32)
+    while True:
+        rng_shuffle(state, RNG, beaches, NUM_BEACH)
+        rng_shuffle(state, RNG, jungles, NUM_JUNGLE)
+        legal = True
+        for c in range(NUM_COLOURS):
+            if not distance_allowed(state[DISTANCE_RULE], beaches[c], jungles[c]):
+                legal = False
+        if legal:
+            for c in range(NUM_COLOURS):
+                state[ADVENTURER_BEACH + c] = beaches[c]
+                state[TEMPLE_JUNGLE + c] = jungles[c]
+            return
+
+
+@njit(cache=True)
+def init(state: np.ndarray, params: np.ndarray, seed: int) -> None:
+    init_header(state, params, seed)
+    n = state[NUM_PLAYERS]
+    state[DISTANCE_RULE] = params[P_DISTANCE_RULE]
+    state[DRAFT_COLOUR] = NO_COLOUR
+    state[LAST_TILE] = NO_TILE
+    for seat in range(n):
+        state[PENDING + seat] = NO_ACTION
+        state[LAST_ACTION + seat] = NO_ACTION
+        for c in range(NUM_COLOURS):
+            state[ADVENTURER_POS + seat * NUM_COLOURS + c] = ON_BEACH
+    layout = params[P_LAYOUT]
+    if layout == LAYOUT_RANDOM:
+        random_layout(state)
+    elif layout == LAYOUT_FIXED:
+        for c in range(NUM_COLOURS):
+            state[ADVENTURER_BEACH + c] = params[P_FIXED_BEACH + c]
+            state[TEMPLE_JUNGLE + c] = params[P_FIXED_JUNGLE + c]
+    # The leader shuffles their 36 tiles into a face-down stack.
+    for t in range(NUM_TILES):
+        state[STACK + t] = t + 1
+    rng_shuffle(state, RNG, state[STACK : STACK + NUM_TILES], NUM_TILES)
+    state[CURRENT_PLAYER] = 0
+    if layout == LAYOUT_DRAFT:
+        state[PHASE] = PHASE_DRAFT
+    else:
+        start_play(state)
+
+
+@njit(cache=True)
+def start_play(state):
+    state[PHASE] = PHASE_PLAY
+    reveal_next(state)
+
+
+@njit(cache=True)
+def reveal_next(state):
+    # The leader reveals the next tile; every player decides on it, in seat order.
+    state[TILES_REVEALED] += 1
+    state[CURRENT_PLAYER] = 0
+
+
+# -- a decision --------------------------------------------------------------------------
+@njit(cache=True)
+def draft_step(state, action):
+    n = state[NUM_PLAYERS]
+    if action >= DRAFT_TEMPLE_BASE:
+        colour = state[DRAFT_COLOUR]
+        state[TEMPLE_JUNGLE + colour] = action - DRAFT_TEMPLE_BASE + 1
+        state[DRAFT_COLOUR] = NO_COLOUR
+        state[DRAFT_PICKS] += 1
+        if state[DRAFT_PICKS] == NUM_COLOURS:
+            start_play(state)
+        else:
+            # Pairs go round the table: with 2 or 3 players some place two.
+            state[CURRENT_PLAYER] = state[DRAFT_PICKS] % n
+    else:
+        colour = (action - DRAFT_ADVENTURER_BASE) // NUM_BEACH
+        state[ADVENTURER_BEACH + colour] = (action - DRAFT_ADVENTURER_BASE) % NUM_BEACH + 1
+        state[DRAFT_COLOUR] = colour  # the same player places its temple next
+
+
+@njit(cache=True)
+def apply_decision(state, player, tile, action):
+    """One player's decision on `tile`, on its own island (arrivals are paid afterwards)."""
+    if action < MOVE_BASE:
+        cell = action - PLACE_BASE
+        state[CELL_TILE + player * NUM_CELLS + cell] = tile
+        # A crystal or gold tile gets its item from the middle of the table.
+        state[CELL_ITEM + player * NUM_CELLS + cell] = TILE_ITEM[tile]
+    elif action < DISCARD:
+        colour = (action - MOVE_BASE) // MOVE_TARGETS
+        target = (action - MOVE_BASE) % MOVE_TARGETS
+        if target == TEMPLE_TARGET:
+            state[ADVENTURER_POS + player * NUM_COLOURS + colour] = IN_TEMPLE
+            return
+        state[ADVENTURER_POS + player * NUM_COLOURS + colour] = target
+        # Collected by finishing the move on the tile.
+        item = state[CELL_ITEM + player * NUM_CELLS + target]
+        if item == CRYSTAL:
+            state[CRYSTALS_COLLECTED + player] += 1
+        elif item == GOLD:
+            state[GOLD_COLLECTED + player] += 1
+        state[CELL_ITEM + player * NUM_CELLS + target] = NO_ITEM
+
+
+@njit(cache=True)
+def temple_arrival(action):
+    """The colour an action moves into its temple, or NO_COLOUR."""
+    if MOVE_BASE <= action < DISCARD and (action - MOVE_BASE) % MOVE_TARGETS == TEMPLE_TARGET:
+        return (action - MOVE_BASE) // MOVE_TARGETS
+    return NO_COLOUR
+
+
+@njit(cache=True)
+def pay_arrivals(state):
+    """Temple treasures for this tile's arrivals. Several players reaching one colour on the
+    same tile all score the top treasure's value: they take the next treasures of the stack in
+    seat order and make up the difference with crystals (the Luis/Miriam/Christina example)."""
+    n = state[NUM_PLAYERS]
+    for colour in range(NUM_COLOURS):
+        taken = state[STACK_TAKEN + colour]
+        top = TREASURE_VALUES[n, taken]
+        for p in range(n):
+            if temple_arrival(state[LAST_ACTION + p]) == colour:
+                value = TREASURE_VALUES[n, taken]
+                state[TREASURE + p * NUM_COLOURS + colour] = value
+                state[TIE_CRYSTALS + p * NUM_COLOURS + colour] = top - value
+                taken += 1
+        state[STACK_TAKEN + colour] = taken
+
+
+@njit(cache=True)
+def all_in_temples(state, player):
+    for c in range(NUM_COLOURS):
+        if state[ADVENTURER_POS + player * NUM_COLOURS + c] != IN_TEMPLE:
+            return False
+    return True
+
+
+@njit(cache=True)
+def resolve_tile(state):
+    """Every player has decided on the tile: reveal and apply the decisions together, pay the
+    temples, then end the game or reveal the next tile."""
+    n = state[NUM_PLAYERS]
+    tile = current_tile(state)
+    state[LAST_TILE] = tile
+    for p in range(n):
+        action = state[PENDING + p]
+        state[LAST_ACTION + p] = action
+        state[PENDING + p] = NO_ACTION
+        apply_decision(state, p, tile, action)
+    pay_arrivals(state)
+    for p in range(n):
+        if all_in_temples(state, p):
+            state[END_CONDITION] = END_TEMPLES
+            state[TERMINAL] = 1
+            return
+    if state[TILES_REVEALED] == NUM_TILES:
+        state[END_CONDITION] = END_TILES  # the last tile has been played
+        state[TERMINAL] = 1
+        return
+    reveal_next(state)
+
+
+@njit(cache=True)
+def step(state: np.ndarray, action: int) -> None:
+    """Apply the decision of the player to act. The caller checks legality (legal_mask)."""
+    state[DECISIONS] += 1
+    if state[PHASE] == PHASE_DRAFT:
+        draft_step(state, action)
+        return
+    player = state[CURRENT_PLAYER]
+    state[PENDING + player] = action  # hidden from the others until all have decided
+    if player + 1 < state[NUM_PLAYERS]:
+        state[CURRENT_PLAYER] = player + 1
+    else:
+        resolve_tile(state)
+
+
+# -- the end -----------------------------------------------------------------------------
+@njit(cache=True)
+def tiles_laid(state, player):
+    count = 0
+    for cell in range(NUM_CELLS):
+        if tile_at(state, player, cell) != NO_TILE:
+            count += 1
+    return count
+
+
+@njit(cache=True)
+def scores(state: np.ndarray, scores_out: np.ndarray, tiebreaks_out: np.ndarray) -> None:
+    """Temple treasures + crystals (tie crystals included) + 2 per gold nugget; the tie-break
+    is the number of tiles on the island."""
+    for p in range(state[NUM_PLAYERS]):
+        total = state[CRYSTALS_COLLECTED + p] + 2 * state[GOLD_COLLECTED + p]
+        for c in range(NUM_COLOURS):
+            total += state[TREASURE + p * NUM_COLOURS + c] + state[TIE_CRYSTALS + p * NUM_COLOURS + c]
+        scores_out[p] = total
+        tiebreaks_out[p] = tiles_laid(state, p)
+
+
+@njit(cache=True)
+def returns(state: np.ndarray, out: np.ndarray) -> None:
+    n = state[NUM_PLAYERS]
+    points = np.zeros(n, np.int64)
+    tiebreaks = np.zeros(n, np.int64)
+    scores(state, points, tiebreaks)
+    outcome_rewards(points, tiebreaks, n, state[REWARD_MODE], out)
+
+
+# -- hidden information ------------------------------------------------------------------
+@njit(cache=True)
+def resample_hidden(state: np.ndarray, player: int, seed: int) -> None:
+    """Re-deal what `player` cannot know: the order of the undrawn tiles, and the decisions the
+    other players have already taken on the tile showing (each uniform over that player's legal
+    decisions). The generator is reseeded from `seed`."""
+    rng_seed(state, RNG, seed)
+    revealed = state[TILES_REVEALED]
+    rng_shuffle(state, RNG, state[STACK + revealed : STACK + NUM_TILES], NUM_TILES - revealed)
+    if state[TERMINAL] or state[PHASE] != PHASE_PLAY:
+        return
+    mask = np.zeros(N_ACTIONS, np.int8)
+    for other in range(state[CURRENT_PLAYER]):
+        if other == player:
+            continue
+        count = player_legal_mask(state, other, mask)
+        pick = rng_below(state, RNG, count)
+        for a in range(N_ACTIONS):
+            if mask[a]:
+                if pick == 0:
+                    state[PENDING + other] = a
+                    break
+                pick -= 1
+
+
+# -- batched forms -----------------------------------------------------------------------
+# numba cannot cache a kernel that takes another kernel as an argument, so every game spells
+# out its own short prange loops over the generic per-game kernels.
+@njit(cache=True, parallel=True)
+def batch_init(states: np.ndarray, params: np.ndarray, seeds: np.ndarray) -> None:
+    for i in prange(states.shape[0]):
+        init(states[i], params, seeds[i])
+
+
+@njit(cache=True, parallel=True)
+def batch_step(
+    states: np.ndarray,
+    actions: np.ndarray,
+    params: np.ndarray,
+    rewards_out: np.ndarray,
+    dones_out: np.ndarray,
+) -> None:
+    for i in prange(states.shape[0]):
+        state = states[i]
+        step(state, actions[i])
+        dones_out[i] = state[TERMINAL] != 0
+        rewards_out[i, :] = 0.0
+        if dones_out[i]:
+            returns(state, rewards_out[i])
+            init(state, params, next_seed(state))
+
+
+@njit(cache=True, parallel=True)
+def batch_legal_mask(states: np.ndarray, masks_out: np.ndarray) -> None:
+    for i in prange(states.shape[0]):
+        legal_mask(states[i], masks_out[i])
+
+
+@njit(cache=True, parallel=True)
+def random_playout(
+    states: np.ndarray, params: np.ndarray, steps: int, seed: int, finished_out: np.ndarray
+) -> int:
+    """Each game takes `steps` uniformly random legal actions, restarting when it ends."""
+    for i in prange(states.shape[0]):
+        state = states[i]
+        mask = np.zeros(N_ACTIONS, np.int8)
+        word = np.uint64(seed) ^ (np.uint64(i) * np.uint64(0x9E3779B97F4A7C15))
+        for _ in range(steps):
+            count = legal_mask(state, mask)
+            word, draw = local_next(word)
+            pick = np.int64(draw % np.uint64(count))
+            action = 0
+            for a in range(N_ACTIONS):
+                if mask[a]:
+                    if pick == 0:
+                        action = a
+                        break
+                    pick -= 1
+            step(state, action)
+            if state[TERMINAL]:
+                finished_out[i] += 1
+                init(state, params, next_seed(state))
+    return states.shape[0] * steps

@@ -1,0 +1,609 @@
+"""Rules tests for Karuba: the rulebook's tie example and the rules around it, each position
+set up through the named offsets of karuba_env.state and checked against the rulebook.
+
+Fixed layout used (karuba_env.data.EXAMPLE_LAYOUT), numbers as on the island:
+brown beach 3 (left of row 3) -> temple jungle 9 (right of row 3);
+blue beach 5 (left of row 5) -> temple jungle 2 (above column 2);
+purple beach 8 (below column 3) -> temple jungle 11 (right of row 5);
+yellow beach 10 (below column 5) -> temple jungle 5 (above column 5).
+Cells are written (row, column), both from 1, row 1 at the top (the jungle side).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from karuba_env import GAME, data, kernels, observe, render
+from karuba_env.bots import heuristic_action
+from karuba_env.data import COLS, NUM_TILES, TILE_EXIT_COUNT, TILE_EXITS, TILE_ITEM
+from karuba_env.env import EXAMPLE_LAYOUT_TEXT, parse_layout
+from karuba_env.state import (
+    ADVENTURER_BEACH,
+    ADVENTURER_POS,
+    CELL_ITEM,
+    CELL_TILE,
+    CRYSTALS_COLLECTED,
+    DISCARD,
+    DRAFT_ADVENTURER_BASE,
+    DRAFT_COLOUR,
+    DRAFT_TEMPLE_BASE,
+    END_CONDITION,
+    END_NONE,
+    END_TEMPLES,
+    END_TILES,
+    GOLD_COLLECTED,
+    IN_TEMPLE,
+    LAST_ACTION,
+    MOVE_BASE,
+    MOVE_TARGETS,
+    N_ACTIONS,
+    NO_ACTION,
+    NO_COLOUR,
+    ON_BEACH,
+    PENDING,
+    PHASE,
+    PHASE_DRAFT,
+    PHASE_PLAY,
+    STACK,
+    STACK_TAKEN,
+    STATE_SIZE,
+    TEMPLE_JUNGLE,
+    TEMPLE_TARGET,
+    TIE_CRYSTALS,
+    TILES_REVEALED,
+    TREASURE,
+    check_invariants,
+)
+from treasure_core.aec import TreasureAECEnv
+from treasure_core.header import CURRENT_PLAYER, NUM_PLAYERS, TERMINAL
+
+BROWN, BLUE, PURPLE, YELLOW = range(4)
+# Tiles by shape (data.py): straight, corner, T-junction, crossroads; c = crystal, g = gold.
+EW, EW2, EW3, EW4 = 1, 2, 19, 20
+EW_CRYSTAL, EW_GOLD = 13, 14
+NS, NS2, NS3, NS4 = 17, 18, 35, 36
+CROSS, CROSS2 = 7, 8
+NES = 23
+NW_CORNER, ES_CORNER = 28, 21
+
+
+def cell(row: int, col: int) -> int:
+    return (row - 1) * COLS + (col - 1)
+
+
+def params(num_players: int = 4, layout: str = EXAMPLE_LAYOUT_TEXT, **options) -> np.ndarray:
+    return GAME.make_params(GAME.validate({"num_players": num_players, "layout": layout, **options}))
+
+
+def fresh(num_players: int = 4, seed: int = 0, **options) -> np.ndarray:
+    state = np.zeros(STATE_SIZE, np.int32)
+    kernels.init(state, params(num_players, **options), seed)
+    return state
+
+
+def build(
+    *,
+    current: int,
+    islands: dict[int, dict[tuple[int, int], int]] | None = None,
+    adventurers: dict[int, dict[int, tuple[int, int]]] | None = None,
+    num_players: int = 4,
+    extra_revealed: tuple[int, ...] = (),
+) -> np.ndarray:
+    """A play position: `islands` maps seat -> {(row, col): tile} (items lying on their tiles),
+    `adventurers` maps seat -> {colour: (row, col)} (the rest stay on the beach), `current` is
+    the tile showing. The stack is reordered so that every laid tile was revealed before it."""
+    state = fresh(num_players)
+    islands = islands or {}
+    laid = sorted({t for island in islands.values() for t in island.values()} | set(extra_revealed))
+    assert current not in laid
+    rest = [t for t in range(1, NUM_TILES + 1) if t not in laid and t != current]
+    state[STACK : STACK + NUM_TILES] = laid + [current] + rest
+    state[TILES_REVEALED] = len(laid) + 1
+    for seat, island in islands.items():
+        for (row, col), tile in island.items():
+            state[CELL_TILE + seat * data.NUM_CELLS + cell(row, col)] = tile
+            state[CELL_ITEM + seat * data.NUM_CELLS + cell(row, col)] = TILE_ITEM[tile]
+    for seat, places in (adventurers or {}).items():
+        for colour, (row, col) in places.items():
+            state[ADVENTURER_POS + seat * 4 + colour] = cell(row, col)
+            item = state[CELL_ITEM + seat * data.NUM_CELLS + cell(row, col)]
+            state[CELL_ITEM + seat * data.NUM_CELLS + cell(row, col)] = data.NO_ITEM  # picked up on arrival
+            if item:
+                state[(CRYSTALS_COLLECTED if item == data.CRYSTAL else GOLD_COLLECTED) + seat] += 1
+    check_invariants(state)
+    return state
+
+
+def in_temple(state: np.ndarray, seat: int, colour: int) -> None:
+    """Put an adventurer in its temple with the top treasure it took on arrival."""
+    n = int(state[NUM_PLAYERS])
+    state[ADVENTURER_POS + seat * 4 + colour] = IN_TEMPLE
+    state[TREASURE + seat * 4 + colour] = data.TREASURE_VALUES[n, state[STACK_TAKEN + colour]]
+    state[STACK_TAKEN + colour] += 1
+
+
+def move(colour: int, target: tuple[int, int] | str) -> int:
+    t = TEMPLE_TARGET if target == "temple" else cell(*target)
+    return MOVE_BASE + colour * MOVE_TARGETS + t
+
+
+def targets(state: np.ndarray, colour: int, seat: int | None = None) -> set:
+    """Where adventurer `colour` of `seat` may move on the tile showing."""
+    seat = int(state[CURRENT_PLAYER]) if seat is None else seat
+    mask = np.zeros(N_ACTIONS, np.int8)
+    kernels.player_legal_mask(state, seat, mask)
+    out = set()
+    for t in range(MOVE_TARGETS):
+        if mask[MOVE_BASE + colour * MOVE_TARGETS + t]:
+            out.add("temple" if t == TEMPLE_TARGET else divmod(t, COLS))
+    return {x if x == "temple" else (x[0] + 1, x[1] + 1) for x in out}
+
+
+def play_tile(state: np.ndarray, decisions: dict[int, int]) -> None:
+    """Every seat decides on the tile showing (discard without moving unless given)."""
+    for seat in range(int(state[NUM_PLAYERS])):
+        assert state[CURRENT_PLAYER] == seat
+        action = decisions.get(seat, DISCARD)
+        mask = np.zeros(N_ACTIONS, np.int8)
+        kernels.legal_mask(state, mask)
+        assert mask[action], f"seat {seat}: {render.describe_action(state, action)} is illegal"
+        kernels.step(state, action)
+    check_invariants(state)
+
+
+def final(state: np.ndarray) -> tuple[list[int], list[int], list[float]]:
+    n = int(state[NUM_PLAYERS])
+    points, tiebreaks, rewards = np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n)
+    kernels.scores(state, points, tiebreaks)
+    kernels.returns(state, rewards)
+    return points.tolist(), tiebreaks.tolist(), rewards.tolist()
+
+
+ROW_3 = {(3, 1): EW, (3, 2): EW2, (3, 3): EW3, (3, 4): EW4, (3, 5): EW_CRYSTAL, (3, 6): EW_GOLD}
+
+
+# -- components ------------------------------------------------------------------------------
+def test_tile_set_matches_game_data():
+    shapes = [int(TILE_EXITS[t]) for t in range(1, NUM_TILES + 1)]
+    assert shapes.count(2 | 8) == 8 and shapes.count(1 | 4) == 8  # straights E-W, N-S
+    assert sum(shapes.count(s) for s in (6, 12, 3, 9)) == 8  # corners
+    assert sum(shapes.count(s) for s in (14, 11, 7, 13)) == 8  # T-junctions
+    assert shapes.count(15) == 4  # crossroads
+    items = TILE_ITEM[1:].tolist()
+    assert items.count(data.CRYSTAL) == 10 and items.count(data.GOLD) == 4
+    assert TILE_EXITS[11] == 1 | 2 | 8 and TILE_ITEM[11] == data.CRYSTAL  # 11 NEW c
+    assert TILE_EXITS[32] == 1 | 4 and TILE_ITEM[32] == data.GOLD  # 32 NS g
+
+
+@pytest.mark.parametrize("n, stack", [(2, [5, 3]), (3, [5, 3, 2]), (4, [5, 4, 3, 2])])
+def test_treasure_stacks_by_player_count(n, stack):
+    assert data.TREASURE_VALUES[n, :n].tolist() == stack
+    observation = np.zeros(observe.OBS_SIZE, np.float32)
+    observe.observe(fresh(n), 0, observation)
+    start = observe.OBS["top_treasure"][0]
+    assert np.allclose(observation[start : start + 4], 5 / 5)
+
+
+# -- set-up ----------------------------------------------------------------------------------
+def test_distance_rule_readings():
+    perimeter, difference = data.DISTANCE_PERIMETER, data.DISTANCE_DIFFERENCE
+    allowed = kernels.distance_allowed
+    # Perimeter: at least 3 numbers apart around the corner where beach 1 meets jungle 1 ...
+    assert not allowed(perimeter, 1, 1) and not allowed(perimeter, 1, 2) and not allowed(perimeter, 2, 1)
+    assert allowed(perimeter, 1, 3) and allowed(perimeter, 2, 2)
+    # ... and around the corner where beach 11 meets jungle 11.
+    assert (
+        not allowed(perimeter, 11, 11) and not allowed(perimeter, 10, 11) and not allowed(perimeter, 11, 10)
+    )
+    assert allowed(perimeter, 11, 9) and allowed(perimeter, 6, 5)
+    # Difference: the numbers differ by at least 3.
+    assert allowed(difference, 5, 2) and allowed(difference, 1, 4)
+    assert not allowed(difference, 6, 5) and not allowed(difference, 3, 5)
+
+
+@pytest.mark.parametrize("rule", data.DISTANCE_RULES)
+def test_random_layout_is_legal_and_the_same_on_every_island(rule):
+    close_pairs = 0
+    for seed in range(200):
+        state = fresh(4, seed, layout="random", distance_rule=rule)
+        check_invariants(state)
+        beaches = state[ADVENTURER_BEACH : ADVENTURER_BEACH + 4].tolist()
+        jungles = state[TEMPLE_JUNGLE : TEMPLE_JUNGLE + 4].tolist()
+        assert len(set(beaches)) == 4 and len(set(jungles)) == 4
+        for b, j in zip(beaches, jungles, strict=True):
+            assert kernels.distance_allowed(data.DISTANCE_RULES.index(rule), b, j)
+            close_pairs += abs(b - j) < 3
+        # One layout for all islands: every adventurer starts on its colour's beach space.
+        assert (state[ADVENTURER_POS : ADVENTURER_POS + 16] == ON_BEACH).all()
+    # The two readings differ: only the perimeter reading allows, e.g., beach 6 / jungle 5.
+    assert (close_pairs > 0) == (rule == "perimeter")
+
+
+def test_setup_reveals_the_first_tile_of_a_shuffled_stack():
+    state = fresh(3, seed=11, layout="random")
+    assert state[PHASE] == PHASE_PLAY and state[TILES_REVEALED] == 1 and state[CURRENT_PLAYER] == 0
+    stacks = {tuple(fresh(3, seed=s, layout="random")[STACK : STACK + NUM_TILES]) for s in range(5)}
+    assert len(stacks) == 5
+    assert (state[CELL_TILE : CELL_TILE + 4 * data.NUM_CELLS] == 0).all()
+    assert (state[PENDING : PENDING + 3] == NO_ACTION).all()
+
+
+def test_fixed_layout_option():
+    state = fresh(2, layout="1:9,4:1,8:11,11:2")
+    assert state[ADVENTURER_BEACH : ADVENTURER_BEACH + 4].tolist() == [1, 4, 8, 11]
+    assert state[TEMPLE_JUNGLE : TEMPLE_JUNGLE + 4].tolist() == [9, 1, 11, 2]
+    env = TreasureAECEnv(GAME, layout=((1, 9), (4, 1), (8, 11), (11, 2)))
+    assert env.options["layout"] == "1:9,4:1,8:11,11:2"
+    assert parse_layout(" 3:9, 5:2,8:11,10:5".replace(" ", "")) == data.EXAMPLE_LAYOUT
+
+
+@pytest.mark.parametrize(
+    "layout, distance_rule",
+    [
+        ("1:2,4:9,8:11,11:3", "perimeter"),  # brown beach 1 / jungle 2: too close round the corner
+        ("6:5,1:9,8:11,11:2", "perimeter"),  # fine round the corners ...
+        ("3:1,2:9,8:11,11:2", "perimeter"),  # beach 3 + jungle 1 = 4: allowed
+    ],
+)
+def test_fixed_layout_checked_against_the_distance_rule(layout, distance_rule):
+    beach, jungle = parse_layout(layout)[0]
+    ok = kernels.distance_allowed(data.DISTANCE_RULES.index(distance_rule), beach, jungle)
+    if ok:
+        TreasureAECEnv(GAME, layout=layout, distance_rule=distance_rule)
+    else:
+        with pytest.raises(ValueError, match="too close"):
+            TreasureAECEnv(GAME, layout=layout, distance_rule=distance_rule)
+    with pytest.raises(ValueError, match="distance_rule"):
+        TreasureAECEnv(GAME, layout="6:5,1:9,8:11,11:2", distance_rule="difference")
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        "1:9,4:1,8:11",
+        "1:9,1:1,8:11,11:2",
+        "1:9,4:9,8:11,11:2",
+        "0:9,4:1,8:11,11:2",
+        "1:12,4:1,8:11,11:2",
+        "a:b",
+        "",
+        7,
+        ((1, 9), (4, 1), (8, 11), (True, 2)),
+        None,
+    ],
+)
+def test_bad_layouts_raise(bad):
+    with pytest.raises(ValueError, match="layout"):
+        TreasureAECEnv(GAME, layout=bad)
+
+
+# -- the draft -------------------------------------------------------------------------------
+@pytest.mark.parametrize("n, order", [(2, [0, 1, 0, 1]), (3, [0, 1, 2, 0]), (4, [0, 1, 2, 3])])
+def test_draft_places_colour_pairs_in_turn(n, order):
+    state = fresh(n, layout="draft")
+    assert state[PHASE] == PHASE_DRAFT and state[TILES_REVEALED] == 0
+    picks = [(YELLOW, 2, 9), (BROWN, 7, 1), (BLUE, 11, 3), (PURPLE, 1, 11)]
+    for k, (colour, beach, jungle) in enumerate(picks):
+        assert state[CURRENT_PLAYER] == order[k]
+        mask = np.zeros(N_ACTIONS, np.int8)
+        kernels.legal_mask(state, mask)
+        assert not mask[DRAFT_TEMPLE_BASE:].any() and not mask[:DRAFT_ADVENTURER_BASE].any()
+        # Any unplaced colour on any free beach space.
+        offered = {divmod(a - DRAFT_ADVENTURER_BASE, 11) for a in np.flatnonzero(mask)}
+        placed = {c for c, _, _ in picks[:k]}
+        used = {b - 1 for _, b, _ in picks[:k]}
+        assert offered == {(c, b) for c in range(4) if c not in placed for b in range(11) if b not in used}
+        kernels.step(state, DRAFT_ADVENTURER_BASE + colour * 11 + beach - 1)
+        # The same player then places the temple of that colour, at distance 3 or more.
+        assert state[CURRENT_PLAYER] == order[k] and state[DRAFT_COLOUR] == colour
+        kernels.legal_mask(state, mask)
+        jungles = {a - DRAFT_TEMPLE_BASE + 1 for a in np.flatnonzero(mask)}
+        taken = {j for _, _, j in picks[:k]}
+        assert jungles == {j for j in range(1, 12) if j not in taken and 4 <= beach + j <= 20}
+        kernels.step(state, DRAFT_TEMPLE_BASE + jungle - 1)
+        check_invariants(state)
+    assert state[PHASE] == PHASE_PLAY and state[TILES_REVEALED] == 1 and state[CURRENT_PLAYER] == 0
+    assert state[DRAFT_COLOUR] == NO_COLOUR
+    assert state[ADVENTURER_BEACH : ADVENTURER_BEACH + 4].tolist() == [7, 11, 1, 2]
+    assert state[TEMPLE_JUNGLE : TEMPLE_JUNGLE + 4].tolist() == [1, 3, 11, 9]
+
+
+def test_draft_temples_follow_the_difference_reading():
+    state = fresh(2, layout="draft", distance_rule="difference")
+    kernels.step(state, DRAFT_ADVENTURER_BASE + BLUE * 11 + 6 - 1)  # blue on beach 6
+    mask = np.zeros(N_ACTIONS, np.int8)
+    kernels.legal_mask(state, mask)
+    assert {a - DRAFT_TEMPLE_BASE + 1 for a in np.flatnonzero(mask)} == {1, 2, 3, 9, 10, 11}
+
+
+# -- laying a tile ---------------------------------------------------------------------------
+def test_lay_a_tile_unrotated_on_a_free_field_with_its_item():
+    state = build(current=EW_CRYSTAL, islands={0: {(2, 2): NS}}, num_players=2)
+    mask = np.zeros(N_ACTIONS, np.int8)
+    kernels.legal_mask(state, mask)
+    assert not mask[cell(2, 2)], "only free fields"
+    assert mask[: data.NUM_CELLS].sum() == 29 and mask[DISCARD]
+    play_tile(state, {0: cell(4, 6), 1: cell(2, 2)})
+    assert state[CELL_TILE + cell(4, 6)] == EW_CRYSTAL
+    assert state[CELL_ITEM + cell(4, 6)] == data.CRYSTAL  # the crystal is put on the tile
+    # Seat 1 laid the same tile on its own island: islands are separate.
+    assert state[CELL_TILE + data.NUM_CELLS + cell(2, 2)] == EW_CRYSTAL
+    assert state[LAST_ACTION] == cell(4, 6) and state[TILES_REVEALED] == 3
+
+
+def test_discard_lays_nothing():
+    state = build(current=NS, num_players=2)
+    play_tile(state, {})
+    assert not state[CELL_TILE : CELL_TILE + 2 * data.NUM_CELLS].any()
+    assert state[TILES_REVEALED] == 2
+
+
+# -- moving ----------------------------------------------------------------------------------
+def test_leaving_the_beach_needs_a_path_towards_it():
+    # Brown waits on beach 3, beside (3, 1).
+    assert targets(build(current=CROSS, islands={0: {(3, 1): NS}}), BROWN) == set()
+    assert targets(build(current=CROSS, islands={0: {(3, 1): EW}}), BROWN) == {(3, 1)}
+    # Purple on beach 8 (below column 3) needs a south exit at (5, 3).
+    assert targets(build(current=CROSS, islands={0: {(5, 3): EW}}), PURPLE) == set()
+    assert targets(build(current=CROSS, islands={0: {(5, 3): NS}}), PURPLE) == {(5, 3)}
+
+
+@pytest.mark.parametrize("tile, reach", [(NS, 2), (NES, 3), (CROSS, 4)])
+def test_steps_equal_the_exits_of_the_discarded_tile(tile, reach):
+    assert TILE_EXIT_COUNT[tile] == reach
+    state = build(current=tile, islands={0: ROW_3})
+    # Movement points may be forfeited: every field up to `reach` steps is a destination.
+    assert targets(state, BROWN) == {(3, col) for col in range(1, reach + 1)}
+
+
+def test_blocked_path():
+    # (3, 2) has no west exit: the path from (3, 1) is a dead end, even with 4 steps.
+    state = build(current=CROSS, islands={0: {(3, 1): EW, (3, 2): NS, (3, 3): EW2}})
+    assert targets(state, BROWN) == {(3, 1)}
+    # A free field is no path either.
+    state = build(current=CROSS, islands={0: {(3, 1): EW, (3, 3): EW2}})
+    assert targets(state, BROWN) == {(3, 1)}
+
+
+def test_an_adventurer_in_the_way():
+    # Blue stands on (3, 3): brown may neither land there nor pass over it.
+    state = build(current=CROSS, islands={0: ROW_3}, adventurers={0: {BLUE: (3, 3)}})
+    assert targets(state, BROWN) == {(3, 1), (3, 2)}
+    # Blue on the first field blocks brown on the beach completely.
+    state = build(current=CROSS, islands={0: ROW_3}, adventurers={0: {BLUE: (3, 1)}})
+    assert targets(state, BROWN) == set()
+    # Another player's adventurers are on another island and never in the way.
+    state = build(current=CROSS, islands={0: ROW_3, 1: ROW_3}, adventurers={1: {BLUE: (3, 1)}})
+    assert targets(state, BROWN) == {(3, 1), (3, 2), (3, 3), (3, 4)}
+
+
+def test_a_crossroads_lets_the_adventurer_turn_any_way():
+    island = {(3, 3): CROSS, (2, 3): NS, (1, 3): NS2, (4, 3): NS3, (3, 2): EW, (3, 4): EW2, (3, 5): EW3}
+    state = build(current=NS4, islands={0: island}, adventurers={0: {BROWN: (3, 3)}})
+    assert targets(state, BROWN) == {(2, 3), (1, 3), (4, 3), (3, 2), (3, 4), (3, 5)}
+    # A corner turns only its own way: NW at (4, 4) connects to (3, 4)'s ... nothing (EW has
+    # no south exit), so the path from the crossroads ends at (3, 4) and (3, 5).
+    island[(4, 4)] = NW_CORNER
+    state = build(current=NS4, islands={0: island}, adventurers={0: {BROWN: (3, 3)}})
+    assert (4, 4) not in targets(state, BROWN)
+
+
+def test_any_direction_including_back():
+    state = build(current=NS, islands={0: ROW_3}, adventurers={0: {BROWN: (3, 3)}})
+    assert targets(state, BROWN) == {(3, 1), (3, 2), (3, 4), (3, 5)}
+
+
+def test_entering_the_temple_of_its_own_colour_only():
+    # (1, 5) faces jungle 5, the yellow temple, through its north exit.
+    island = {(1, 5): NS, (2, 5): NS2}
+    state = build(current=NS3, islands={0: island}, adventurers={0: {BROWN: (1, 5), YELLOW: (2, 5)}})
+    assert "temple" not in targets(state, BROWN), "the wrong colour's temple"
+    mask = np.zeros(N_ACTIONS, np.int8)
+    kernels.legal_mask(state, mask)
+    assert not mask[move(BROWN, "temple")]
+    state = build(current=NS3, islands={0: island}, adventurers={0: {YELLOW: (1, 5)}})
+    assert targets(state, YELLOW) == {"temple", (2, 5)}
+    # A jungle space without a temple leads nowhere: (1, 1) faces jungle 1 (no temple).
+    state = build(current=NS3, islands={0: {(1, 1): NS}}, adventurers={0: {BLUE: (1, 1)}})
+    assert targets(state, BLUE) == set()
+    # The way into the temple needs the exit facing it: (3, 6) NS cannot reach jungle 9.
+    state = build(current=CROSS, islands={0: {(3, 6): NS}}, adventurers={0: {BROWN: (3, 6)}})
+    assert "temple" not in targets(state, BROWN)
+
+
+def test_reaching_the_temple_takes_the_top_treasure_and_stays():
+    state = build(current=NES, islands={0: ROW_3}, adventurers={0: {BROWN: (3, 5)}}, num_players=2)
+    assert targets(state, BROWN) == {(3, 2), (3, 3), (3, 4), (3, 6), "temple"}
+    play_tile(state, {0: move(BROWN, "temple")})
+    assert state[ADVENTURER_POS + BROWN] == IN_TEMPLE
+    assert state[TREASURE + BROWN] == 5 and state[STACK_TAKEN + BROWN] == 1
+    assert targets(state, BROWN) == set(), "it stays put at the temple"
+    assert state[GOLD_COLLECTED] == 0, "passing the gold tile picks nothing up"
+
+
+def test_collecting_at_the_end_of_a_move():
+    state = build(current=CROSS, islands={0: ROW_3}, adventurers={0: {BROWN: (3, 2)}}, num_players=2)
+    play_tile(state, {0: move(BROWN, (3, 5))})  # ends on the crystal
+    assert state[CRYSTALS_COLLECTED] == 1 and state[CELL_ITEM + cell(3, 5)] == data.NO_ITEM
+    kernels_tile = int(state[STACK + state[TILES_REVEALED] - 1])
+    assert TILE_EXIT_COUNT[kernels_tile] >= 2
+    state = build(current=CROSS, islands={0: ROW_3}, adventurers={0: {BROWN: (3, 3)}}, num_players=2)
+    play_tile(state, {0: move(BROWN, (3, 6))})  # passes the crystal, ends on the gold
+    assert state[CRYSTALS_COLLECTED] == 0 and state[CELL_ITEM + cell(3, 5)] == data.CRYSTAL
+    assert state[GOLD_COLLECTED] == 1
+    points, _, _ = final(state)
+    assert points[0] == 2, "a gold nugget is worth 2; the crystal still on its tile scores nothing"
+
+
+# -- simultaneity ----------------------------------------------------------------------------
+def test_decisions_stay_hidden_until_everyone_has_decided():
+    state = build(current=NS, num_players=3)
+    kernels.step(state, cell(1, 1))
+    assert state[PENDING] == cell(1, 1) and state[CURRENT_PLAYER] == 1
+    assert state[CELL_TILE + cell(1, 1)] == 0, "not applied before everyone has decided"
+    # Seat 1 sees the same whatever seat 0 decided.
+    other = build(current=NS, num_players=3)
+    kernels.step(other, DISCARD)
+    for seat in (1, 2):
+        a, b = np.zeros(observe.OBS_SIZE, np.float32), np.zeros(observe.OBS_SIZE, np.float32)
+        observe.observe(state, seat, a)
+        observe.observe(other, seat, b)
+        assert np.array_equal(a, b)
+    assert "lay tile" not in render.render_ansi(state, viewer=1).split("showing")[1]
+    assert "your decision: lay tile" in render.render_ansi(state, viewer=0)
+    kernels.step(state, DISCARD)
+    kernels.step(state, cell(5, 6))
+    assert state[CELL_TILE + cell(1, 1)] == NS and state[CELL_TILE + 2 * data.NUM_CELLS + cell(5, 6)] == NS
+    assert (state[PENDING : PENDING + 3] == NO_ACTION).all() and state[TILES_REVEALED] == 2
+
+
+def test_rulebook_tie_example_luis_miriam_christina():
+    """Luis reaches the brown temple and takes the 5. Miriam and Christina reach it with their
+    brown adventurers in a later round: Miriam takes the 4, Christina the 3 and a crystal, so
+    both score 4 for the brown temple."""
+    luis, miriam, christina, henriette = 0, 1, 2, 3
+    way_in = {(3, 6): EW}  # (3, 6) faces jungle 9, the brown temple
+    state = build(
+        current=NS,
+        islands={luis: way_in, miriam: way_in, christina: way_in, henriette: way_in},
+        adventurers={luis: {BROWN: (3, 6)}, miriam: {BROWN: (3, 6)}, christina: {BROWN: (3, 6)}},
+    )
+    play_tile(state, {luis: move(BROWN, "temple")})
+    assert state[TREASURE + luis * 4 + BROWN] == 5
+    play_tile(state, {miriam: move(BROWN, "temple"), christina: move(BROWN, "temple")})
+    assert state[TREASURE + miriam * 4 + BROWN] == 4 and state[TIE_CRYSTALS + miriam * 4 + BROWN] == 0
+    assert state[TREASURE + christina * 4 + BROWN] == 3 and state[TIE_CRYSTALS + christina * 4 + BROWN] == 1
+    assert state[STACK_TAKEN + BROWN] == 3
+    points, _, _ = final(state)
+    assert points[:3] == [5, 4, 4] and points[henriette] == 0
+
+
+def test_a_tie_on_the_first_arrival_pays_the_top_value_to_all():
+    way_in = {(1, 5): NS}  # faces jungle 5, the yellow temple
+    state = build(
+        current=NS2,
+        islands={seat: way_in for seat in range(4)},
+        adventurers={seat: {YELLOW: (1, 5)} for seat in range(4)},
+    )
+    play_tile(state, {seat: move(YELLOW, "temple") for seat in range(4)})
+    values = [int(state[TREASURE + seat * 4 + YELLOW]) for seat in range(4)]
+    crystals = [int(state[TIE_CRYSTALS + seat * 4 + YELLOW]) for seat in range(4)]
+    assert values == [5, 4, 3, 2] and crystals == [0, 1, 2, 3]
+    assert final(state)[0] == [5, 5, 5, 5]
+
+
+# -- the end ---------------------------------------------------------------------------------
+def test_game_ends_when_a_player_has_all_four_adventurers_in_temples():
+    state = build(current=NS2, islands={1: {(1, 5): NS}}, adventurers={1: {YELLOW: (1, 5)}})
+    for colour in (BROWN, BLUE, PURPLE):
+        in_temple(state, 1, colour)
+    check_invariants(state)
+    play_tile(state, {1: move(YELLOW, "temple")})
+    assert state[TERMINAL] and state[END_CONDITION] == END_TEMPLES
+    assert state[TILES_REVEALED] == 2, "whichever occurs first: tiles were left"
+
+
+def test_game_ends_after_the_last_tile():
+    state = build(current=NS, num_players=2)
+    state[STACK : STACK + NUM_TILES] = np.roll(state[STACK : STACK + NUM_TILES], -1)
+    state[TILES_REVEALED] = NUM_TILES - 1
+    play_tile(state, {0: cell(1, 1)})
+    assert not state[TERMINAL] and state[END_CONDITION] == END_NONE and state[TILES_REVEALED] == NUM_TILES
+    last = int(state[STACK + NUM_TILES - 1])
+    play_tile(state, {1: cell(2, 2)})  # the 36th tile is still played
+    assert state[TERMINAL] and state[END_CONDITION] == END_TILES
+    assert state[CELL_TILE + data.NUM_CELLS + cell(2, 2)] == last
+    mask = np.zeros(N_ACTIONS, np.int8)
+    assert kernels.legal_mask(state, mask) == 0
+
+
+def test_score_tie_break_most_tiles_then_shared_victory():
+    state = build(current=NS, islands={0: {(1, 1): EW, (1, 2): EW2}, 1: {(1, 1): EW}}, num_players=3)
+    state[CRYSTALS_COLLECTED] = 1  # (not on these tiles: the item tables are not checked here)
+    state[GOLD_COLLECTED + 1] = 1
+    state[CRYSTALS_COLLECTED + 2] = 2
+    state[TERMINAL] = 1
+    points, tiebreaks, rewards = final(state)
+    assert points == [1, 2, 2] and tiebreaks == [2, 1, 0]
+    assert rewards == [-1.0, 1.0, -1.0], "2 points each; seat 1 has more tiles on its island"
+    state[CELL_TILE + 2 * data.NUM_CELLS + cell(4, 4)] = NS2
+    assert final(state)[2] == [-1.0, 1.0, 1.0], "still tied: shared victory"
+
+
+def test_score_counts_temple_treasures_crystals_and_gold():
+    state = build(current=NS, num_players=2)
+    in_temple(state, 0, BLUE)
+    state[CRYSTALS_COLLECTED] = 3
+    state[GOLD_COLLECTED] = 2
+    state[TIE_CRYSTALS + BLUE] = 0
+    points, _, _ = final(state)
+    assert points[0] == 5 + 3 + 2 * 2
+
+
+# -- hidden information ----------------------------------------------------------------------
+def test_resample_hidden_redeals_the_undrawn_order_and_others_decisions():
+    state = build(current=NS, islands={0: ROW_3, 2: ROW_3}, num_players=4)
+    for action in (cell(1, 1), cell(2, 2), DISCARD):
+        kernels.step(state, action)
+    revealed = int(state[TILES_REVEALED])
+    orders, pendings = set(), set()
+    for seed in range(30):
+        twin = state.copy()
+        kernels.resample_hidden(twin, 1, seed)
+        check_invariants(twin)
+        assert np.array_equal(twin[STACK : STACK + revealed], state[STACK : STACK + revealed])
+        assert twin[PENDING + 1] == state[PENDING + 1], "its own decision is kept"
+        orders.add(tuple(twin[STACK + revealed : STACK + NUM_TILES]))
+        pendings.add((int(twin[PENDING]), int(twin[PENDING + 2])))
+        a, b = np.zeros(observe.OBS_SIZE, np.float32), np.zeros(observe.OBS_SIZE, np.float32)
+        observe.observe(state, 1, a)
+        observe.observe(twin, 1, b)
+        assert np.array_equal(a, b)
+    assert len(orders) == 30 and len(pendings) > 10
+
+
+def test_bot_plays_from_public_information():
+    state = build(current=NES, islands={0: ROW_3}, adventurers={0: {BROWN: (3, 5)}}, num_players=2)
+    assert heuristic_action(state, 0) == move(BROWN, "temple"), "the bot takes the 5 when it can"
+    kernels.step(state, move(BROWN, "temple"))
+    twin = state.copy()
+    kernels.resample_hidden(twin, 1, 3)
+    assert heuristic_action(state, 1) == heuristic_action(twin, 1)
+
+
+def test_describe_and_render():
+    state = build(current=NES, islands={0: ROW_3}, adventurers={0: {BROWN: (3, 4)}}, num_players=2)
+    assert render.describe_action(state, move(BROWN, (3, 5))).endswith("to row 3 col 5 (collect a crystal)")
+    assert render.describe_action(state, move(BROWN, "temple")).endswith("into its temple")
+    assert render.describe_action(state, DISCARD) == f"discard tile {NES} without moving"
+    assert render.describe_action(state, cell(2, 3)).startswith(f"lay tile {NES} ")
+    text = render.render_ansi(state, colour=False)
+    assert "player_0" in text and "player_1" in text and "┼" not in text.splitlines()[3]
+    image = render.render_rgb(state)
+    assert image.shape == (7 * 16, 2 * 8 * 16, 3) and image.dtype == np.uint8
+    draft = fresh(2, layout="draft")
+    assert "draft" in render.render_ansi(draft)
+    assert render.describe_action(draft, DRAFT_ADVENTURER_BASE + 12) == "place the blue adventurer on beach 2"
+
+
+@pytest.mark.parametrize("layout", ["random", "draft"])
+def test_play_karuba_from_the_keyboard(monkeypatch, capsys, layout):
+    """`treasure-envs play karuba` plays a whole game from typed answers (the draft too)."""
+    import builtins
+
+    from treasure_core.cli import main
+
+    answers = iter(["hello", "999"])
+
+    def fake_input(prompt: str) -> str:
+        try:
+            return next(answers)
+        except StopIteration:
+            return prompt.split("(")[1].split(",")[0].split(" ")[0]  # the first legal move
+
+    monkeypatch.setattr(builtins, "input", fake_input)
+    assert main(["play", "karuba", "--seed", "2", "--players", "2", "--option", f"layout={layout}"]) == 0
+    out = capsys.readouterr().out
+    assert "not a legal move: 'hello'" in out and "not a legal move: '999'" in out
+    assert "game over" in out and "(you)" in out and "score" in out
