@@ -83,13 +83,20 @@ class GameSpec:
     # value (a tuple of all scores, say) goes to every player as it is.
     final_info: Callable[[np.ndarray], dict[str, Any]]
     bots: dict[str, Callable[..., Any]] = field(default_factory=dict)
+    # Rules between options (e.g. two that cannot go together): raise ValueError naming them.
+    check_options: Callable[[dict[str, Any]], None] | None = None
+    # Option combinations the conformance suite runs besides one option at a time.
+    test_configs: tuple[dict[str, Any], ...] = ()
 
     @property
     def options(self) -> tuple[Option, ...]:
         return common_options(self.min_players, self.max_players, self.default_players) + self.game_options
 
     def validate(self, options: dict[str, Any]) -> dict[str, Any]:
-        return validate_options(self.name, self.options, options)
+        validated = validate_options(self.name, self.options, options)
+        if self.check_options is not None:
+            self.check_options(validated)
+        return validated
 
     def make_params(self, options: dict[str, Any]) -> np.ndarray:
         """Validated options -> the int32 params array the kernels read."""
