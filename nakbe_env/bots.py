@@ -71,8 +71,6 @@ def heuristic_action(state: np.ndarray, player: int) -> int:
             value = OWN_EXIT if mine[e] else OTHER_EXIT
         elif end == OFF_BOARD:
             value = CAUGHT if mine[e] else 0.0
-            if state[SPACE_TOKEN + stop] != NO_TOKEN:
-                value += TREASURE
             if snakes_strike(state, stop):
                 # The snakes then sweep the left column: my explorers there are lost too.
                 for i in range(SNAKE_COLUMN.shape[0]):

@@ -101,7 +101,9 @@ from treasure_core.rng import local_next, rng_below, rng_seed, rng_shuffle
 def init(state: np.ndarray, params: np.ndarray, seed: int) -> None:
     init_header(state, params, seed)
     state[CAMPAIGN] = params[P_CAMPAIGN]
-    state[FEATURES] = params[P_FEATURES]
+    # The jungle features do nothing in a single temple game: keep them out of its state.
+    jungle_ahead = params[P_CAMPAIGN] or params[P_FIRST_SIDE] == JUNGLE
+    state[FEATURES] = params[P_FEATURES] if jungle_ahead else 0
     # Team cards: shuffled, one per seat; the rest stay in the box unseen.
     for card in range(MAX_PLAYERS):
         state[TEAM_CARD + card] = card

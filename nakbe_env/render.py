@@ -31,6 +31,14 @@ from nakbe_env.state import (
     CAMPAIGN,
     DIE,
     END_CONDITIONS,
+    EVENT_CATCH,
+    EVENT_NEXT_GAME,
+    EVENT_PASSAGE,
+    EVENT_PASSAGE_CATCH,
+    EVENT_RIVER,
+    EVENT_SNAKES,
+    EVENT_TRAP,
+    EVENT_TREASURE,
     EXITED,
     EXPLORER_DARK,
     EXPLORER_POS,
@@ -42,6 +50,8 @@ from nakbe_env.state import (
     GUARDIAN_POS,
     GUARDIAN_START,
     IN_RIVER,
+    LAST_CAUGHT,
+    LAST_EVENTS,
     LAST_EXPLORER,
     LAST_PLAYER,
     LAST_ROLL,
@@ -144,6 +154,34 @@ def describe_move(state: np.ndarray, explorer: int) -> str:
     return f"{name}: {where} -> {final}{extra}"
 
 
+def _last_move(state: np.ndarray) -> str:
+    """The last decision and what it set off, in words."""
+    to = int(state[LAST_TO])
+    events = int(state[LAST_EVENTS])
+    text = (
+        f"last: player_{state[LAST_PLAYER]} rolled {state[LAST_ROLL]} and moved "
+        f"{EXPLORER_NAMES[state[LAST_EXPLORER]]} to {'the exit' if to == EXITED else f'space {to}'}"
+    )
+    notes = []
+    if events & EVENT_TRAP:
+        notes.append("via a trap")
+    if events & EVENT_TREASURE:
+        notes.append("took a treasure")
+    if events & EVENT_RIVER:
+        notes.append("into the river")
+    if events & EVENT_PASSAGE_CATCH:
+        notes.append("the secret passage led behind the Guardian: caught")
+    elif events & EVENT_PASSAGE and not events & EVENT_NEXT_GAME:
+        notes.append(f"the secret passage led to space {state[EXPLORER_POS + state[LAST_EXPLORER]]}")
+    if events & EVENT_SNAKES:
+        notes.append("released the snakes")
+    if events & EVENT_CATCH:
+        notes.append(f"the Guardian caught {EXPLORER_NAMES[state[LAST_CAUGHT]]}")
+    if events & EVENT_NEXT_GAME:
+        notes.append("the temple game is over; the jungle game begins")
+    return text + (f" ({'; '.join(notes)})" if notes else "")
+
+
 def _seat_tokens(state: np.ndarray, side: int, seat: int) -> np.ndarray:
     start = TOKEN_VALUE_COUNTS + side * SEAT_TOKENS + seat * TOKEN_KINDS
     return state[start : start + TOKEN_KINDS]
@@ -198,12 +236,7 @@ def render_ansi(state: np.ndarray, viewer: int | None = None, colour: bool = Tru
         values = " + ".join(str(v) for v in range(TOKEN_KINDS) for _ in range(counts[v])) or "none"
         lines.append(f"player_{viewer} (you): team {team}; treasures {values}")
     if state[LAST_PLAYER] != NOBODY:
-        to = int(state[LAST_TO])
-        where = "the exit" if to == EXITED else f"space {to}"
-        lines.append(
-            f"last: player_{state[LAST_PLAYER]} rolled {state[LAST_ROLL]} and moved "
-            f"{EXPLORER_NAMES[state[LAST_EXPLORER]]} to {where}"
-        )
+        lines.append(_last_move(state))
     if state[TERMINAL]:
         ends = [
             f"{SIDE_NAMES[s]} {'-ABC'[state[END_CONDITIONS + s]]}"
