@@ -38,17 +38,17 @@ def test_selfplay_rejects_bad_arguments(capsys):
 
 
 def test_play_a_whole_game_from_the_keyboard(monkeypatch, capsys):
-    answers = iter(["hello", "99"])
-
-    def fake_input(prompt: str) -> str:
-        # Two bad answers first, then always the first legal move listed in the prompt.
-        try:
-            return next(answers)
-        except StopIteration:
-            return prompt.split("(")[1].split(",")[0].split(" ")[0]
-
-    monkeypatch.setattr(builtins, "input", fake_input)
     for game in all_games():
+        answers = iter(["hello", "99"])  # two bad answers at the start of every game
+
+        def fake_input(prompt: str, answers=answers) -> str:
+            # Two bad answers first, then always the first legal move listed in the prompt.
+            try:
+                return next(answers)
+            except StopIteration:
+                return prompt.split("(")[1].split(",")[0].split(" ")[0]
+
+        monkeypatch.setattr(builtins, "input", fake_input)
         assert main(["play", game.name, "--seed", "4", "--players", "3", "--opponents", "random"]) == 0
         out = capsys.readouterr().out
         assert "not a legal move: 'hello'" in out
