@@ -1090,3 +1090,22 @@ def test_the_public_move_history_runs_on_across_the_switch_to_the_jungle():
     decisions = int(state[DECISIONS])
     move(state, "brown")
     assert state[DECISIONS] == decisions + 1 and state[SIDE] == JUNGLE
+
+
+def test_both_sides_render_as_text_and_pictures():
+    from nakbe_env import env as nakbe
+
+    temple, jungle = nakbe(render_mode="rgb_array"), nakbe(render_mode="rgb_array", board="jungle")
+    temple.reset(seed=0)
+    jungle.reset(seed=0)
+    temple_picture, jungle_picture = temple.render(), jungle.render()
+    assert temple_picture.shape == (7 * 24, 7 * 24, 3) and jungle_picture.shape == (7 * 24, 8 * 24, 3)
+    # The river, the passage and the Snakes Token have their own colours on the jungle side.
+    for colour in ((60, 140, 200), (110, 70, 40), (60, 160, 60)):
+        assert (jungle_picture == colour).all(axis=2).any(), colour
+        assert not (temple_picture == colour).all(axis=2).any(), colour
+    text = nakbe(render_mode="ansi", board="jungle")
+    text.reset(seed=0)
+    board = text.render()
+    assert "jungle side" in board and "Stone Stairs" in board and "the snakes wait" in board
+    assert board.count("=") >= 2 and board.count("%") >= 2
