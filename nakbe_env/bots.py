@@ -7,18 +7,18 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from nakbe_env.data import GUARDIAN_STEPS, NUM_EXPLORERS, TEAM_CARDS, TEAM_SIZE
-from nakbe_env.kernels import destination, legal_mask
+from nakbe_env.data import GUARDIAN_STEPS, NUM_EXPLORERS, SNAKE_COLUMN, TEAM_CARDS, TEAM_SIZE
+from nakbe_env.kernels import destination, landing, legal_mask, snakes_strike
 from nakbe_env.state import (
-    CHAMBER,
     DIE,
     EXITED,
     EXPLORER_POS,
     GUARDIAN_POS,
-    GUARDIAN_ROOM,
+    GUARDIAN_START,
     NO_TOKEN,
     OFF_BOARD,
     SPACE_TOKEN,
+    START,
     TEAM_CARD,
 )
 from treasure_core.aec import TreasureAECEnv
@@ -31,6 +31,7 @@ TREASURE = 1.5  # a token is worth 1.2 on average, and denies it to the others
 OWN_EXIT = 40.0  # my explorer takes the 8 and the game ends
 OTHER_EXIT = -8.0
 DANGER = 6.0  # my explorer would be the Guardian's next catch
+CAUGHT = -10.0  # my explorer caught at once (a passage behind the Guardian, the snakes)
 
 
 @njit(cache=True)
@@ -38,7 +39,7 @@ def _in_danger(state, explorer, position):
     """Would the Guardian's next 5-space move stop on this explorer (it is the first one
     ahead of the Guardian within reach)?"""
     guardian = state[GUARDIAN_POS]
-    if guardian == GUARDIAN_ROOM or position == CHAMBER:
+    if guardian == GUARDIAN_START or position == START:
         return False
     if position - guardian > GUARDIAN_STEPS:
         return False
@@ -65,12 +66,21 @@ def heuristic_action(state: np.ndarray, player: int) -> int:
             continue
         start = state[EXPLORER_POS + e]
         end = destination(state, e, state[DIE])
+        stop = landing(state, e, state[DIE])
         if end == EXITED:
             value = OWN_EXIT if mine[e] else OTHER_EXIT
+        elif end == OFF_BOARD:
+            value = CAUGHT if mine[e] else 0.0
+            if snakes_strike(state, stop):
+                # The snakes then sweep the left column: my explorers there are lost too.
+                for i in range(SNAKE_COLUMN.shape[0]):
+                    for other in range(NUM_EXPLORERS):
+                        if other != e and mine[other] and state[EXPLORER_POS + other] == SNAKE_COLUMN[i]:
+                            value += CAUGHT
         else:
             gain = end - start
             value = gain * (OWN_PROGRESS if mine[e] else -OTHER_PROGRESS)
-            if state[SPACE_TOKEN + end] != NO_TOKEN:
+            if state[SPACE_TOKEN + stop] != NO_TOKEN:
                 value += TREASURE
             if mine[e]:
                 value += DANGER * (int(_in_danger(state, e, start)) - int(_in_danger(state, e, end)))

@@ -2,24 +2,79 @@
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import numpy as np
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 from nakbe_env import bots, kernels, observe, render
-from nakbe_env.data import MAX_PLAYERS, NUM_EXPLORERS
-from nakbe_env.state import END_CONDITION, STATE_SIZE, check_invariants
+from nakbe_env.data import JUNGLE, MAX_PLAYERS, NUM_EXPLORERS, NUM_SIDES, SIDE_NAMES, SLOT_VALUES
+from nakbe_env.state import (
+    END_CONDITIONS,
+    EXPLORER_SLOT,
+    FEATURE_PASSAGE,
+    FEATURE_RIVER,
+    FEATURE_SNAKES,
+    NO_SLOT,
+    SEAT_TOKENS,
+    STATE_SIZE,
+    TOKEN_KINDS,
+    TOKEN_VALUE_COUNTS,
+    check_invariants,
+)
 from treasure_core.aec import TreasureAECEnv
 from treasure_core.game import Dims, GameSpec, Kernels
 from treasure_core.header import NUM_PLAYERS
+from treasure_core.options import Option
 
 END_NAMES = {
-    0: "not over",
+    0: "not played",
     1: "A: an explorer exited",
     2: "B: one explorer left",
     3: "C: all on lightless spaces",
 }
+
+GAME_OPTIONS = (
+    Option("board", "temple", SIDE_NAMES, "board side of a single game; jungle = Treasure of the Jungle"),
+    Option(
+        "campaign",
+        False,
+        (False, True),
+        "An Endless Threat: the temple game then the jungle game, scores summed (board stays temple)",
+    ),
+    Option("river", True, (False, True), "jungle: a river space holds an explorer a round longer"),
+    Option(
+        "secret_passage", True, (False, True), "jungle: the secret passage takes explorers to its other end"
+    ),
+    Option("snakes", True, (False, True), "jungle: the Snakes Token sweeps the left column once"),
+)
+
+
+def _check_options(options: dict[str, Any]) -> None:
+    if options["campaign"] and options["board"] != "temple":
+        raise ValueError(
+            "nakbe: campaign=True always plays the temple game first and then the jungle game; "
+            f"leave board at 'temple' (got board={options['board']!r})"
+        )
+
+
+def _game_params(options: dict[str, Any]) -> list[int]:
+    features = (
+        FEATURE_RIVER * options["river"]
+        + FEATURE_PASSAGE * options["secret_passage"]
+        + FEATURE_SNAKES * options["snakes"]
+    )
+    return [SIDE_NAMES.index(options["board"]), int(options["campaign"]), features]
+
+
+def _test_configs() -> tuple[dict[str, Any], ...]:
+    """Every mode with every combination of the three jungle features."""
+    configs = []
+    for mode in ({"board": "jungle"}, {"campaign": True}):
+        for river, passage, snakes in itertools.product((True, False), repeat=3):
+            configs.append({**mode, "river": river, "secret_passage": passage, "snakes": snakes})
+    return tuple(configs)
 
 
 def _dims(params: np.ndarray) -> Dims:
@@ -32,24 +87,35 @@ def _final_info(state: np.ndarray) -> dict[str, Any]:
     tiebreaks = np.zeros(n, np.int64)
     kernels.scores(state, points, tiebreaks)
     best = max(zip(points, tiebreaks, strict=True))
-    return {
+    info: dict[str, Any] = {
         "score": [int(x) for x in points],
         "treasure_points": [int(x) for x in tiebreaks],
         "winner": [bool((s, t) == best) for s, t in zip(points, tiebreaks, strict=True)],
         "scores": tuple(int(x) for x in points),
-        "end_condition": END_NAMES[int(state[END_CONDITION])],
     }
+    for side in range(NUM_SIDES):
+        name = SIDE_NAMES[side]
+        info[f"{name}_end_condition"] = END_NAMES[int(state[END_CONDITIONS + side])]
+        slots = state[EXPLORER_SLOT + side * NUM_EXPLORERS : EXPLORER_SLOT + (side + 1) * NUM_EXPLORERS]
+        info[f"{name}_slot_values"] = tuple(int(SLOT_VALUES[s]) if s != NO_SLOT else 0 for s in slots)
+        base = TOKEN_VALUE_COUNTS + side * SEAT_TOKENS
+        info[f"{name}_treasure_points"] = [
+            int(sum(v * state[base + p * TOKEN_KINDS + v] for v in range(TOKEN_KINDS))) for p in range(n)
+        ]
+    played = [SIDE_NAMES[s] for s in range(NUM_SIDES) if state[END_CONDITIONS + s]]
+    info["end_condition"] = info[f"{played[-1] if played else SIDE_NAMES[JUNGLE]}_end_condition"]
+    return info
 
 
 GAME = GameSpec(
     name="nakbe",
-    env_name="nakbe_v0",
+    env_name="nakbe_v1",
     title="Treasures of Nakbe",
     min_players=2,
     max_players=MAX_PLAYERS,
     default_players=4,
-    game_options=(),
-    game_params=lambda options: [],
+    game_options=GAME_OPTIONS,
+    game_params=_game_params,
     dims=_dims,
     kernels=Kernels(
         init=kernels.init,
@@ -72,11 +138,14 @@ GAME = GameSpec(
     check_invariants=check_invariants,
     final_info=_final_info,
     bots={"bot": bots.NakbeBot},
+    check_options=_check_options,
+    test_configs=_test_configs(),
 )
 
 
 def raw_env(render_mode: str | None = None, **options: Any) -> TreasureAECEnv:
-    """The bare AEC env. Options: num_players (2..7, default 4), reward, illegal_action."""
+    """The bare AEC env. Options: num_players (2..7, default 4), reward, illegal_action,
+    board ("temple" | "jungle"), campaign, river, secret_passage, snakes."""
     return TreasureAECEnv(GAME, render_mode=render_mode, **options)
 
 

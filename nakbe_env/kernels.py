@@ -1,4 +1,7 @@
-"""Treasures of Nakbe rules as @njit kernels over the flat state (layout in state.py)."""
+"""Treasures of Nakbe rules as @njit kernels over the flat state (layout in state.py).
+
+Both board sides run through the same kernels: per-space tables are indexed by state[SIDE].
+"""
 
 import numpy as np
 from numba import njit, prange
@@ -8,39 +11,60 @@ from nakbe_env.data import (
     DIE_FACES,
     FREE_MOVE_FACE,
     GUARDIAN_STEPS,
-    IS_LIGHTLESS,
-    IS_TRAP,
+    JUNGLE,
+    LIGHTLESS,
     MAX_PLAYERS,
     NUM_EXPLORERS,
+    NUM_SIDES,
+    NUM_SPACES,
     NUM_TOKENS,
+    PASSAGE,
+    PASSAGE_OTHER_END,
+    RIVER,
     SLOT_VALUES,
+    SNAKE_COLUMN,
+    SNAKES,
+    SPACE_FLAGS,
     TEAM_CARDS,
     TEAM_SIZE,
+    TEMPLE,
     TOKEN_VALUES,
     TOKENS_PLACED,
-    TOKENS_RETURNED,
-    TRACK_LENGTH,
+    TRACK_LENGTHS,
+    TRAP,
     TRAP_STEPS,
     TREASURE_SPACES,
 )
 from nakbe_env.state import (
-    CHAMBER,
+    BOX_TOKENS,
+    CAMPAIGN,
+    DARK,
     DIE,
-    END_CONDITION,
+    END_CONDITIONS,
     END_EXIT,
     END_LAST_ONE,
     END_LIGHTLESS,
     EVENT_CATCH,
     EVENT_EXIT,
+    EVENT_NEXT_GAME,
+    EVENT_PASSAGE,
+    EVENT_PASSAGE_CATCH,
+    EVENT_RIVER,
     EVENT_ROUND_END,
+    EVENT_SNAKES,
     EVENT_TRAP,
     EVENT_TREASURE,
     EXITED,
     EXPLORER_DARK,
     EXPLORER_POS,
     EXPLORER_SLOT,
+    FEATURE_PASSAGE,
+    FEATURE_RIVER,
+    FEATURE_SNAKES,
+    FEATURES,
     GUARDIAN_POS,
-    GUARDIAN_ROOM,
+    GUARDIAN_START,
+    IN_RIVER,
     LAST_CAUGHT,
     LAST_EVENTS,
     LAST_EXPLORER,
@@ -48,14 +72,21 @@ from nakbe_env.state import (
     LAST_PLAYER,
     LAST_ROLL,
     LAST_TO,
+    LIGHT,
     MOVES_BY_SEAT,
     NO_SLOT,
     NO_TOKEN,
     NOBODY,
     OFF_BOARD,
-    RETURNED_TOKENS,
+    P_CAMPAIGN,
+    P_FEATURES,
+    P_FIRST_SIDE,
     ROUND,
+    SEAT_TOKENS,
+    SIDE,
+    SNAKES_WAITING,
     SPACE_TOKEN,
+    START,
     TEAM_CARD,
     TOKEN_KINDS,
     TOKEN_VALUE_COUNTS,
@@ -64,35 +95,56 @@ from treasure_core.header import CURRENT_PLAYER, DECISIONS, NUM_PLAYERS, REWARD_
 from treasure_core.kernels import init_header, next_seed, outcome_rewards
 from treasure_core.rng import local_next, rng_below, rng_seed, rng_shuffle
 
-_TREASURE_SPACES = np.array(TREASURE_SPACES, dtype=np.int32)
-
 
 # -- set-up ------------------------------------------------------------------------------
 @njit(cache=True)
 def init(state: np.ndarray, params: np.ndarray, seed: int) -> None:
     init_header(state, params, seed)
+    state[CAMPAIGN] = params[P_CAMPAIGN]
+    # The jungle features do nothing in a single temple game: keep them out of its state.
+    jungle_ahead = params[P_CAMPAIGN] or params[P_FIRST_SIDE] == JUNGLE
+    state[FEATURES] = params[P_FEATURES] if jungle_ahead else 0
     # Team cards: shuffled, one per seat; the rest stay in the box unseen.
     for card in range(MAX_PLAYERS):
         state[TEAM_CARD + card] = card
     rng_shuffle(state, RNG, state[TEAM_CARD : TEAM_CARD + MAX_PLAYERS], MAX_PLAYERS)
-    # Treasure tokens: shuffled, 13 face down on the treasure spaces, 2 returned unseen.
+    for i in range(NUM_SIDES * SEAT_TOKENS):
+        state[TOKEN_VALUE_COUNTS + i] = 0
+    for i in range(NUM_SIDES * TOKEN_KINDS):
+        state[BOX_TOKENS + i] = 0
+    for i in range(NUM_SIDES * NUM_EXPLORERS):
+        state[EXPLORER_SLOT + i] = NO_SLOT
+    for i in range(NUM_SIDES):
+        state[END_CONDITIONS + i] = 0
+    for field in (LAST_PLAYER, LAST_EXPLORER, LAST_ROLL, LAST_FROM, LAST_TO, LAST_CAUGHT):
+        state[field] = NOBODY
+    state[LAST_EVENTS] = 0
+    # An Endless Threat always opens on the Temple side.
+    set_up_side(state, TEMPLE if params[P_CAMPAIGN] else params[P_FIRST_SIDE])
+
+
+@njit(cache=True)
+def set_up_side(state, side):
+    """Lay out one side of the board: its tokens, the explorers at the start, the Guardian on
+    its starting space; seat 0 ("the oldest player") starts."""
+    state[SIDE] = side
+    state[SNAKES_WAITING] = 1 if side == JUNGLE and state[FEATURES] & FEATURE_SNAKES else 0
+    # Treasure tokens: shuffled, face down on the treasure spaces, the rest returned unseen.
     tokens = TOKEN_VALUES.copy()
     rng_shuffle(state, RNG, tokens, NUM_TOKENS)
-    for space in range(TRACK_LENGTH + 1):
+    for space in range(NUM_SPACES):
         state[SPACE_TOKEN + space] = NO_TOKEN
-    for i in range(TOKENS_PLACED):
-        state[SPACE_TOKEN + _TREASURE_SPACES[i]] = tokens[i]
-    for i in range(TOKENS_RETURNED):
-        state[RETURNED_TOKENS + i] = tokens[TOKENS_PLACED + i]
+    placed = TOKENS_PLACED[side]
+    for i in range(placed):
+        state[SPACE_TOKEN + TREASURE_SPACES[side, i]] = tokens[i]
+    for i in range(placed, NUM_TOKENS):
+        state[BOX_TOKENS + side * TOKEN_KINDS + tokens[i]] += 1
     for e in range(NUM_EXPLORERS):
-        state[EXPLORER_POS + e] = CHAMBER
-        state[EXPLORER_DARK + e] = 0
-        state[EXPLORER_SLOT + e] = NO_SLOT
-    state[GUARDIAN_POS] = GUARDIAN_ROOM
+        state[EXPLORER_POS + e] = START
+        state[EXPLORER_DARK + e] = LIGHT
+    state[GUARDIAN_POS] = GUARDIAN_START
     state[ROUND] = 1
-    for field in (LAST_PLAYER, LAST_EXPLORER, LAST_FROM, LAST_TO, LAST_CAUGHT):
-        state[field] = NOBODY
-    state[CURRENT_PLAYER] = 0  # "The oldest player starts": seat 0
+    state[CURRENT_PLAYER] = 0
     roll_die(state)
 
 
@@ -102,6 +154,11 @@ def roll_die(state):
 
 
 # -- the track ---------------------------------------------------------------------------
+@njit(cache=True)
+def space_has(state, space, kind):
+    return SPACE_FLAGS[state[SIDE], space] & kind != 0
+
+
 @njit(cache=True)
 def explorer_at(state, space, ignore):
     """The explorer on a track space (other than `ignore`), or NOBODY."""
@@ -115,15 +172,16 @@ def explorer_at(state, space, ignore):
 def advance(state: np.ndarray, start: int, count: int, mover: int, skip_traps: bool) -> int:
     """Where `count` forward steps from `start` end, skipping occupied spaces (and traps when
     skip_traps); EXITED when they pass the last space."""
+    last = TRACK_LENGTHS[state[SIDE]]
     space = start
     remaining = count
     while remaining > 0:
         space += 1
-        if space > TRACK_LENGTH:
+        if space > last:
             return EXITED
         if explorer_at(state, space, mover) != NOBODY:
             continue
-        if skip_traps and IS_TRAP[space]:
+        if skip_traps and space_has(state, space, TRAP):
             continue
         remaining -= 1
     return space
@@ -133,17 +191,49 @@ def advance(state: np.ndarray, start: int, count: int, mover: int, skip_traps: b
 def trap_landing(state, explorer):
     # Trap: back to the Guardian, then 3 forward, skipping occupied spaces and traps.
     origin = state[GUARDIAN_POS]
-    if origin == GUARDIAN_ROOM:
-        origin = CHAMBER  # the room is off the track; the track starts at the chamber
+    if origin == GUARDIAN_START:
+        origin = START  # the Guardian's start is off the track; the track starts at space 0
     return advance(state, origin, TRAP_STEPS, explorer, True)
 
 
 @njit(cache=True)
-def destination(state: np.ndarray, explorer: int, roll: int) -> int:
-    """Where moving `explorer` by `roll` ends, traps included (public information only)."""
+def landing(state: np.ndarray, explorer: int, roll: int) -> int:
+    """Where moving `explorer` by `roll` ends, after a trap (public information only)."""
     space = advance(state, state[EXPLORER_POS + explorer], roll, explorer, False)
-    if space != EXITED and IS_TRAP[space]:
+    if space != EXITED and space_has(state, space, TRAP):
         space = trap_landing(state, explorer)
+    return space
+
+
+@njit(cache=True)
+def passage_in_use(state, space):
+    return state[FEATURES] & FEATURE_PASSAGE != 0 and space_has(state, space, PASSAGE)
+
+
+@njit(cache=True)
+def behind_guardian(state, space):
+    # "on a space occupied by the Guardian, or on any space that the Guardian already passed"
+    return state[GUARDIAN_POS] >= START and space <= state[GUARDIAN_POS]
+
+
+@njit(cache=True)
+def snakes_strike(state, space):
+    return state[SNAKES_WAITING] != 0 and space_has(state, space, SNAKES)
+
+
+@njit(cache=True)
+def destination(state: np.ndarray, explorer: int, roll: int) -> int:
+    """Where moving `explorer` by `roll` leaves it: a space, EXITED, or OFF_BOARD when the
+    move ends in a catch (a passage back behind the Guardian, or the snakes)."""
+    space = landing(state, explorer, roll)
+    if space == EXITED:
+        return space
+    if passage_in_use(state, space):
+        space = PASSAGE_OTHER_END[state[SIDE], space]
+        if behind_guardian(state, space):
+            return OFF_BOARD
+    if snakes_strike(state, space):
+        return OFF_BOARD
     return space
 
 
@@ -152,8 +242,8 @@ def can_move(state, explorer, roll):
     position = state[EXPLORER_POS + explorer]
     if position == OFF_BOARD:
         return False
-    # A 2 moves anyone; other faces only explorers in the chamber or in the light.
-    return roll == FREE_MOVE_FACE or position == CHAMBER or state[EXPLORER_DARK + explorer] == 0
+    # A 2 moves anyone; other faces only explorers at the start or in the light.
+    return roll == FREE_MOVE_FACE or position == START or state[EXPLORER_DARK + explorer] == LIGHT
 
 
 @njit(cache=True)
@@ -169,22 +259,23 @@ def legal_mask(state: np.ndarray, mask: np.ndarray) -> int:
 # -- scoring slots -----------------------------------------------------------------------
 @njit(cache=True)
 def slot_taken(state, slot):
+    base = EXPLORER_SLOT + state[SIDE] * NUM_EXPLORERS
     for e in range(NUM_EXPLORERS):
-        if state[EXPLORER_SLOT + e] == slot:
+        if state[base + e] == slot:
             return True
     return False
 
 
 @njit(cache=True)
 def remove_explorer(state, explorer, lowest):
-    """Take the explorer off the board onto the lowest (catch) or highest free slot."""
+    """Take the explorer off the board onto this side's lowest (catch) or highest free slot."""
     slot = 0 if lowest else BEST_SLOT
     step = 1 if lowest else -1
     while slot_taken(state, slot):
         slot += step
-    state[EXPLORER_SLOT + explorer] = slot
+    state[EXPLORER_SLOT + state[SIDE] * NUM_EXPLORERS + explorer] = slot
     state[EXPLORER_POS + explorer] = OFF_BOARD
-    state[EXPLORER_DARK + explorer] = 0
+    state[EXPLORER_DARK + explorer] = LIGHT
 
 
 @njit(cache=True)
@@ -199,7 +290,7 @@ def explorers_left(state):
 @njit(cache=True)
 def explorer_nearest(state, to_exit):
     """The explorer nearest the exit (to_exit) or nearest the Guardian; ties, which only
-    happen in the chamber, go to the lower explorer index."""
+    happen at the start, go to the lower explorer index."""
     best = NOBODY
     for e in range(NUM_EXPLORERS):
         position = state[EXPLORER_POS + e]
@@ -216,7 +307,19 @@ def explorer_nearest(state, to_exit):
 
 @njit(cache=True)
 def finish(state, condition):
-    state[END_CONDITION] = condition
+    """This side's game is over. In An Endless Threat the temple game hands over to the
+    jungle game; otherwise the episode ends."""
+    state[END_CONDITIONS + state[SIDE]] = condition
+    if state[CAMPAIGN] and state[SIDE] == TEMPLE:
+        # End of the first game: the remaining temple tokens leave the board unseen; team
+        # cards, collected tokens and scoring tokens are kept.
+        for space in range(NUM_SPACES):
+            value = state[SPACE_TOKEN + space]
+            if value != NO_TOKEN:
+                state[BOX_TOKENS + TEMPLE * TOKEN_KINDS + value] += 1
+        state[LAST_EVENTS] |= EVENT_NEXT_GAME
+        set_up_side(state, JUNGLE)
+        return
     state[TERMINAL] = 1
     state[DIE] = 0
 
@@ -231,18 +334,25 @@ def end_by_exit(state, explorer):
 
 
 @njit(cache=True)
-def end_if_last_one(state):
-    # B: the last explorer in the temple takes the remaining slot (the "8").
+def catch(state, explorer, event):
+    """A catch (by the Guardian, the passage or the snakes) takes the lowest free slot. When
+    it leaves one explorer, that one takes the remaining slot (the "8") and the game ends (B).
+    Returns True when the game on this side is over."""
+    remove_explorer(state, explorer, True)
+    state[LAST_CAUGHT] = explorer
+    state[LAST_EVENTS] |= event
     if explorers_left(state) == 1:
         remove_explorer(state, explorer_nearest(state, True), False)
         finish(state, END_LAST_ONE)
+        return True
+    return False
 
 
 @njit(cache=True)
 def all_on_lightless(state):
     for e in range(NUM_EXPLORERS):
         position = state[EXPLORER_POS + e]
-        if position != OFF_BOARD and (position == CHAMBER or not IS_LIGHTLESS[position]):
+        if position != OFF_BOARD and (position == START or not space_has(state, position, LIGHTLESS)):
             return False
     return True
 
@@ -265,43 +375,51 @@ def end_by_lightless(state):
 def all_dark(state):
     for e in range(NUM_EXPLORERS):
         position = state[EXPLORER_POS + e]
-        # Explorers still in the chamber can always move: they are never "in the dark".
-        if position != OFF_BOARD and (position == CHAMBER or state[EXPLORER_DARK + e] == 0):
+        # Explorers still at the start can always move: they are never "in the dark".
+        if position != OFF_BOARD and (position == START or state[EXPLORER_DARK + e] == LIGHT):
             return False
     return True
 
 
 @njit(cache=True)
 def end_round(state):
+    """The Guardian moves and the explorers turn to the light. Returns True when the game
+    on this side ended."""
     state[LAST_EVENTS] |= EVENT_ROUND_END
     guardian = state[GUARDIAN_POS]
-    if guardian == GUARDIAN_ROOM:
-        guardian = CHAMBER
+    if guardian == GUARDIAN_START:
+        state[GUARDIAN_POS] = START
     else:
         # The Guardian moves 5 forward and stops on the first explorer it meets.
+        last = TRACK_LENGTHS[state[SIDE]]
         for _ in range(GUARDIAN_STEPS):
-            if guardian == TRACK_LENGTH:
+            if guardian == last:
                 break
             guardian += 1
             victim = explorer_at(state, guardian, NOBODY)
             if victim != NOBODY:
-                remove_explorer(state, victim, True)
-                state[LAST_CAUGHT] = victim
-                state[LAST_EVENTS] |= EVENT_CATCH
+                state[GUARDIAN_POS] = guardian
+                if catch(state, victim, EVENT_CATCH):
+                    return True
                 break
-    state[GUARDIAN_POS] = guardian
-    end_if_last_one(state)
-    if state[TERMINAL]:
-        return
+        state[GUARDIAN_POS] = guardian
     if all_on_lightless(state):
         end_by_lightless(state)
-        return
-    # Everyone returns to the light, except on lightless spaces.
+        return True
+    # Everyone returns to the light, except on lightless spaces; an explorer in a river goes
+    # to the dark side instead and returns to the light a round later.
     for e in range(NUM_EXPLORERS):
         position = state[EXPLORER_POS + e]
-        if position != OFF_BOARD:
-            state[EXPLORER_DARK + e] = IS_LIGHTLESS[position]
+        if position == OFF_BOARD:
+            continue
+        if state[EXPLORER_DARK + e] == IN_RIVER:
+            state[EXPLORER_DARK + e] = DARK
+        elif space_has(state, position, LIGHTLESS):
+            state[EXPLORER_DARK + e] = DARK
+        else:
+            state[EXPLORER_DARK + e] = LIGHT
     state[ROUND] += 1
+    return False
 
 
 @njit(cache=True)
@@ -310,8 +428,41 @@ def take_token(state, player, space):
     value = state[SPACE_TOKEN + space]
     if value != NO_TOKEN:
         state[SPACE_TOKEN + space] = NO_TOKEN
-        state[TOKEN_VALUE_COUNTS + player * TOKEN_KINDS + value] += 1
+        state[TOKEN_VALUE_COUNTS + state[SIDE] * SEAT_TOKENS + player * TOKEN_KINDS + value] += 1
         state[LAST_EVENTS] |= EVENT_TREASURE
+
+
+@njit(cache=True)
+def use_passage(state, explorer, space):
+    """Secret passage: to the opposite end, on the dark side, swapping with an explorer there;
+    caught if that end is where the Guardian is or has been. Returns True when the game on
+    this side ended."""
+    state[LAST_EVENTS] |= EVENT_PASSAGE
+    other_end = PASSAGE_OTHER_END[state[SIDE], space]
+    if behind_guardian(state, other_end):
+        state[LAST_EVENTS] |= EVENT_PASSAGE_CATCH
+        return catch(state, explorer, 0)
+    occupant = explorer_at(state, other_end, explorer)
+    if occupant != NOBODY:
+        state[EXPLORER_POS + occupant] = space
+        state[EXPLORER_DARK + occupant] = DARK
+    state[EXPLORER_POS + explorer] = other_end
+    state[EXPLORER_DARK + explorer] = DARK
+    return False
+
+
+@njit(cache=True)
+def release_snakes(state, explorer):
+    """The Snakes: the explorer on the token is removed, then every explorer in the left
+    column, bottom to top; once per game. Returns True when the game on this side ended."""
+    state[SNAKES_WAITING] = 0
+    if catch(state, explorer, EVENT_SNAKES):
+        return True
+    for i in range(SNAKE_COLUMN.shape[0]):
+        victim = explorer_at(state, SNAKE_COLUMN[i], NOBODY)
+        if victim != NOBODY and catch(state, victim, EVENT_SNAKES):
+            return True
+    return False
 
 
 @njit(cache=True)
@@ -329,45 +480,66 @@ def step(state: np.ndarray, action: int) -> None:
     state[LAST_CAUGHT] = NOBODY
     state[LAST_EVENTS] = 0
     state[MOVES_BY_SEAT + player * NUM_EXPLORERS + action] += 1
-    space = advance(state, start, roll, action, False)
-    if space != EXITED and IS_TRAP[space]:
+    if resolve_move(state, player, action, start, roll):
+        return  # over, or the campaign's jungle game is set up with its first roll
+    state[CURRENT_PLAYER] = (player + 1) % state[NUM_PLAYERS]
+    roll_die(state)
+
+
+@njit(cache=True)
+def resolve_move(state, player, explorer, start, roll):
+    """The move and everything it sets off. Returns True when the game on this side ended."""
+    space = advance(state, start, roll, explorer, False)
+    if space != EXITED and space_has(state, space, TRAP):
         state[LAST_EVENTS] |= EVENT_TRAP
-        space = trap_landing(state, action)
+        space = trap_landing(state, explorer)
     state[LAST_TO] = space
     if space == EXITED:
         state[LAST_EVENTS] |= EVENT_EXIT
-        end_by_exit(state, action)
-        return
-    state[EXPLORER_POS + action] = space
-    state[EXPLORER_DARK + action] = 1  # after moving, an explorer goes to the dark side
+        end_by_exit(state, explorer)
+        return True
+    state[EXPLORER_POS + explorer] = space
+    state[EXPLORER_DARK + explorer] = DARK  # after moving, an explorer goes to the dark side
     take_token(state, player, space)
+    if state[FEATURES] & FEATURE_RIVER and space_has(state, space, RIVER):
+        state[EXPLORER_DARK + explorer] = IN_RIVER
+        state[LAST_EVENTS] |= EVENT_RIVER
+    if passage_in_use(state, space):
+        if use_passage(state, explorer, space):
+            return True
+    elif snakes_strike(state, space):
+        if release_snakes(state, explorer):
+            return True
     if all_on_lightless(state):
         end_by_lightless(state)
-        return
-    if all_dark(state):
-        end_round(state)
-        if state[TERMINAL]:
-            return
-    state[CURRENT_PLAYER] = (player + 1) % state[NUM_PLAYERS]
-    roll_die(state)
+        return True
+    # A round also ends at once when it would start with every explorer in the dark (one
+    # just out of a river, the rest on lightless spaces): nobody could move but with a 2.
+    while all_dark(state):
+        if end_round(state):
+            return True
+    return False
 
 
 # -- the end -----------------------------------------------------------------------------
 @njit(cache=True)
 def team_points(state, card):
+    """Slot values of the card's explorers, summed over both sides (Endless Threat)."""
     total = 0
-    for k in range(TEAM_SIZE):
-        slot = state[EXPLORER_SLOT + TEAM_CARDS[card, k]]
-        if slot != NO_SLOT:
-            total += SLOT_VALUES[slot]
+    for side in range(NUM_SIDES):
+        for k in range(TEAM_SIZE):
+            slot = state[EXPLORER_SLOT + side * NUM_EXPLORERS + TEAM_CARDS[card, k]]
+            if slot != NO_SLOT:
+                total += SLOT_VALUES[slot]
     return total
 
 
 @njit(cache=True)
 def treasure_points(state, player):
     total = 0
-    for value in range(TOKEN_KINDS):
-        total += value * state[TOKEN_VALUE_COUNTS + player * TOKEN_KINDS + value]
+    for side in range(NUM_SIDES):
+        for value in range(TOKEN_KINDS):
+            total += value * state[TOKEN_VALUE_COUNTS + side * SEAT_TOKENS + player * TOKEN_KINDS + value]
     return total
 
 
@@ -392,8 +564,8 @@ def returns(state: np.ndarray, out: np.ndarray) -> None:
 @njit(cache=True)
 def resample_hidden(state: np.ndarray, player: int, seed: int) -> None:
     """Re-deal everything `player` cannot know, consistently with what it has seen: the other
-    team cards (and those in the box), the values of face-down, returned and other players'
-    tokens, and the generator (the future dice)."""
+    team cards (and those in the box), the values of face-down, boxed and other players'
+    tokens (each side's 15 tokens among themselves), and the generator (the future dice)."""
     rng_seed(state, RNG, seed)
     cards = np.empty(MAX_PLAYERS, np.int32)
     count = 0
@@ -407,37 +579,52 @@ def resample_hidden(state: np.ndarray, player: int, seed: int) -> None:
         if seat != player:
             state[TEAM_CARD + seat] = cards[count]
             count += 1
-    # Pool the token values player has not seen, shuffle, and deal them back to the same places.
+    for side in range(NUM_SIDES):
+        resample_tokens(state, player, side)
+
+
+@njit(cache=True)
+def resample_tokens(state, player, side):
+    """Pool one side's token values `player` has not seen, shuffle, and deal them back to the
+    same places: face-down spaces, the box, and the other seats' holdings."""
     pool = np.empty(NUM_TOKENS, np.int32)
     count = 0
-    for space in range(TRACK_LENGTH + 1):
-        if state[SPACE_TOKEN + space] != NO_TOKEN:
-            pool[count] = state[SPACE_TOKEN + space]
+    on_board = state[SIDE] == side
+    if on_board:
+        for space in range(NUM_SPACES):
+            if state[SPACE_TOKEN + space] != NO_TOKEN:
+                pool[count] = state[SPACE_TOKEN + space]
+                count += 1
+    boxed = 0
+    for value in range(TOKEN_KINDS):
+        for _ in range(state[BOX_TOKENS + side * TOKEN_KINDS + value]):
+            pool[count] = value
             count += 1
-    for i in range(TOKENS_RETURNED):
-        pool[count] = state[RETURNED_TOKENS + i]
-        count += 1
+            boxed += 1
+        state[BOX_TOKENS + side * TOKEN_KINDS + value] = 0
     held = np.zeros(MAX_PLAYERS, np.int32)
+    base = TOKEN_VALUE_COUNTS + side * SEAT_TOKENS
     for seat in range(state[NUM_PLAYERS]):
         if seat != player:
             for value in range(TOKEN_KINDS):
-                for _ in range(state[TOKEN_VALUE_COUNTS + seat * TOKEN_KINDS + value]):
+                for _ in range(state[base + seat * TOKEN_KINDS + value]):
                     pool[count] = value
                     count += 1
                     held[seat] += 1
-                state[TOKEN_VALUE_COUNTS + seat * TOKEN_KINDS + value] = 0
+                state[base + seat * TOKEN_KINDS + value] = 0
     rng_shuffle(state, RNG, pool, count)
     count = 0
-    for space in range(TRACK_LENGTH + 1):
-        if state[SPACE_TOKEN + space] != NO_TOKEN:
-            state[SPACE_TOKEN + space] = pool[count]
-            count += 1
-    for i in range(TOKENS_RETURNED):
-        state[RETURNED_TOKENS + i] = pool[count]
+    if on_board:
+        for space in range(NUM_SPACES):
+            if state[SPACE_TOKEN + space] != NO_TOKEN:
+                state[SPACE_TOKEN + space] = pool[count]
+                count += 1
+    for _ in range(boxed):
+        state[BOX_TOKENS + side * TOKEN_KINDS + pool[count]] += 1
         count += 1
     for seat in range(state[NUM_PLAYERS]):
         for _ in range(held[seat]):
-            state[TOKEN_VALUE_COUNTS + seat * TOKEN_KINDS + pool[count]] += 1
+            state[base + seat * TOKEN_KINDS + pool[count]] += 1
             count += 1
 
 

@@ -11,8 +11,9 @@ from treasure_core.registry import all_games
 
 
 def conformance_configs() -> list[tuple[str, dict[str, Any]]]:
-    """(game, options) for every game: each player count at default options, then each
-    non-default value of every option at the default player count."""
+    """(game, options) for every game: each player count at default options, each
+    non-default value of every option at the default player count, then the combinations
+    the game asks for (GameSpec.test_configs)."""
     configs: list[tuple[str, dict[str, Any]]] = []
     for game in all_games():
         for n in range(game.min_players, game.max_players + 1):
@@ -23,6 +24,9 @@ def conformance_configs() -> list[tuple[str, dict[str, Any]]]:
             for choice in option.choices:
                 if choice != option.default:
                     configs.append((game.name, {option.name: choice}))
+        for options in game.test_configs:
+            if (game.name, options) not in configs:
+                configs.append((game.name, dict(options)))
     return configs
 
 

@@ -38,17 +38,17 @@ def test_selfplay_rejects_bad_arguments(capsys):
 
 
 def test_play_a_whole_game_from_the_keyboard(monkeypatch, capsys):
-    answers = iter(["hello", "99"])
-
-    def fake_input(prompt: str) -> str:
-        # Two bad answers first, then always the first legal move listed in the prompt.
-        try:
-            return next(answers)
-        except StopIteration:
-            return prompt.split("(")[1].split(",")[0].split(" ")[0]
-
-    monkeypatch.setattr(builtins, "input", fake_input)
     for game in all_games():
+        answers = iter(["hello", "99"])  # two bad answers at the start of every game
+
+        def fake_input(prompt: str, answers=answers) -> str:
+            # Two bad answers first, then always the first legal move listed in the prompt.
+            try:
+                return next(answers)
+            except StopIteration:
+                return prompt.split("(")[1].split(",")[0].split(" ")[0]
+
+        monkeypatch.setattr(builtins, "input", fake_input)
         assert main(["play", game.name, "--seed", "4", "--players", "3", "--opponents", "random"]) == 0
         out = capsys.readouterr().out
         assert "not a legal move: 'hello'" in out
@@ -61,3 +61,31 @@ def test_play_quits_cleanly(monkeypatch, capsys):
     assert "bye" in capsys.readouterr().out
     with pytest.raises(SystemExit):
         main(["play", "no-such-game"])
+
+
+def test_game_options_as_flags(monkeypatch, capsys):
+    from treasure_core.cli import _options
+    from treasure_core.registry import get_game
+
+    nakbe = get_game("nakbe")
+    assert _options(nakbe, [], None, ["--board", "jungle"])["board"] == "jungle"
+    assert _options(nakbe, [], None, ["--board=jungle", "--snakes", "false"])["snakes"] is False
+    assert _options(nakbe, [], 3, ["--campaign"]) == nakbe.validate({"campaign": True, "num_players": 3})
+    with pytest.raises(ValueError, match="--secret_passage"):
+        _options(nakbe, [], None, ["--colour", "red"])
+    with pytest.raises(ValueError, match="--board needs a value"):
+        _options(nakbe, [], None, ["--board"])
+    with pytest.raises(ValueError, match="campaign"):
+        _options(nakbe, [], None, ["--board", "jungle", "--campaign"])
+    assert main(["selfplay", "nakbe", "--board", "jungle", "--games", "3", "--no-progress"]) == 0
+    assert main(["selfplay", "nakbe", "--board", "moon", "--games", "3"]) == 2
+    assert "'board' must be one of" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["list", "--board", "jungle"])  # `list` takes no game options
+
+
+def test_play_without_a_seed_draws_one(monkeypatch, capsys):
+    monkeypatch.setattr(builtins, "input", lambda prompt: "q")
+    assert main(["play", "nakbe", "--board", "jungle"]) == 0
+    out = capsys.readouterr().out
+    assert "jungle side" in out and "bye" in out

@@ -106,8 +106,11 @@ def test_option_validation_names_the_option_and_the_allowed_values():
         validate_options("g", declared, {"num_players": 6})
     with pytest.raises(ValueError, match=r"'mode' must be one of 'a', 'b'; got 'c'"):
         validate_options("g", declared, {"mode": "c"})
+    assert validate_options("g", declared, {"flag": np.bool_(True)})["flag"] is True
     with pytest.raises(ValueError, match="flag"):
         validate_options("g", declared, {"flag": 1})  # 1 is not True
+    with pytest.raises(ValueError, match="num_players"):
+        validate_options("g", declared, {"num_players": np.bool_(True)})
     with pytest.raises(ValueError, match="num_players"):
         validate_options("g", declared, {"num_players": True})
     with pytest.raises(ValueError, match=r"unknown option\(s\) 'colour'; allowed options are"):

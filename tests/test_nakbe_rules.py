@@ -11,9 +11,8 @@ import pytest
 
 from nakbe_env import data, kernels
 from nakbe_env.state import (
-    CHAMBER,
     DIE,
-    END_CONDITION,
+    END_CONDITIONS,
     END_EXIT,
     END_LAST_ONE,
     END_LIGHTLESS,
@@ -28,7 +27,6 @@ from nakbe_env.state import (
     EXPLORER_POS,
     EXPLORER_SLOT,
     GUARDIAN_POS,
-    GUARDIAN_ROOM,
     LAST_CAUGHT,
     LAST_EVENTS,
     LAST_TO,
@@ -44,8 +42,12 @@ from nakbe_env.state import (
     TOKEN_KINDS,
     TOKEN_VALUE_COUNTS,
 )
+from nakbe_env.state import GUARDIAN_START as GUARDIAN_ROOM
+from nakbe_env.state import START as CHAMBER
 from treasure_core.header import CURRENT_PLAYER, NUM_PLAYERS, REWARD_WIN_LOSS, TERMINAL
 
+END_CONDITION = END_CONDITIONS + data.TEMPLE  # these tests play the temple side
+TEMPLE_FLAGS = data.SPACE_FLAGS[data.TEMPLE]
 NAMES = data.EXPLORER_NAMES
 IDX = {name: i for i, name in enumerate(NAMES)}
 FACES = (1, 2, 3, 4, 6)
@@ -61,7 +63,8 @@ def slot_index(value: int) -> int:
 
 def fresh(num_players: int = 4, seed: int = 0, reward_mode: int = REWARD_WIN_LOSS) -> np.ndarray:
     state = np.zeros(STATE_SIZE, np.int32)
-    kernels.init(state, np.array([num_players, reward_mode], np.int32), seed)
+    params = [num_players, reward_mode, data.TEMPLE, 0, 0]  # header; side, campaign, features
+    kernels.init(state, np.array(params, np.int32), seed)
     return state
 
 
@@ -87,9 +90,9 @@ def build(
     state = fresh(num_players, seed)
     for name, space in board.items():
         e = IDX[name]
-        assert space == CHAMBER or 1 <= space <= data.TRACK_LENGTH
+        assert space == CHAMBER or 1 <= space <= data.TEMPLE_TRACK_LENGTH
         assert not (space == CHAMBER and name in dark), "the chamber has no dark side"
-        assert not (space != CHAMBER and data.IS_TRAP[space]), "nobody stays on a trap"
+        assert not (space != CHAMBER and TEMPLE_FLAGS[space] & data.TRAP), "nobody stays on a trap"
         state[EXPLORER_POS + e] = space
         state[EXPLORER_DARK + e] = 1 if name in dark else 0
         state[EXPLORER_SLOT + e] = NO_SLOT
@@ -101,7 +104,7 @@ def build(
         state[EXPLORER_DARK + e] = 0
         state[EXPLORER_SLOT + e] = slot_index(value)
     for space, value in (tokens or {}).items():
-        assert data.IS_TREASURE[space]
+        assert TEMPLE_FLAGS[space] & data.TREASURE
         state[SPACE_TOKEN + space] = value
     state[GUARDIAN_POS] = guardian
     state[DIE] = die

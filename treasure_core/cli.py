@@ -17,11 +17,38 @@ from treasure_core.options import parse_cli_value
 from treasure_core.registry import all_games, game_names, get_game
 
 
-def _options(game: GameSpec, pairs: list[str], players: int | None) -> dict[str, Any]:
-    """`--option name=value` pairs (and --players) -> constructor options."""
+def _flag_pairs(game: GameSpec, flags: list[str]) -> list[str]:
+    """Game options given as flags (`--board jungle`, `--board=jungle`, `--campaign` for
+    True) -> `name=value` pairs."""
+    declared = {option.name: option for option in game.options}
+    pairs = []
+    i = 0
+    while i < len(flags):
+        flag = flags[i]
+        name = flag[2:].split("=", 1)[0].replace("-", "_")
+        if not flag.startswith("--") or name not in declared:
+            raise ValueError(
+                f"{game.name}: unknown argument {flag!r}; game options are "
+                f"{', '.join('--' + n for n in declared)}"
+            )
+        if "=" in flag:
+            pairs.append(f"{name}={flag.split('=', 1)[1]}")
+        elif i + 1 < len(flags) and not flags[i + 1].startswith("--"):
+            pairs.append(f"{name}={flags[i + 1]}")
+            i += 1
+        elif type(declared[name].default) is bool:
+            pairs.append(f"{name}=True")
+        else:
+            raise ValueError(f"{game.name}: --{name} needs a value: {declared[name].allowed()}")
+        i += 1
+    return pairs
+
+
+def _options(game: GameSpec, pairs: list[str], players: int | None, flags: list[str] = ()) -> dict[str, Any]:
+    """`--option name=value` pairs, game-option flags and --players -> constructor options."""
     declared = {option.name: option for option in game.options}
     options: dict[str, Any] = {}
-    for pair in pairs:
+    for pair in [*pairs, *_flag_pairs(game, list(flags))]:
         if "=" not in pair:
             raise ValueError(f"--option takes name=value; got {pair!r}")
         name, text = pair.split("=", 1)
@@ -68,7 +95,7 @@ def _warm_up(env: TreasureAECEnv, agents: list[Agent]) -> None:
 
 def cmd_selfplay(args: argparse.Namespace) -> int:
     game = get_game(args.game)
-    options = _options(game, args.option, args.players)
+    options = _options(game, args.option, args.players, args.game_flags)
     n = options["num_players"]
     kinds = args.agents.split(",")
     if len(kinds) == 1:
@@ -130,14 +157,15 @@ def _ask(prompt: str) -> str:
 
 def cmd_play(args: argparse.Namespace) -> int:
     game = get_game(args.game)
-    options = _options(game, args.option, args.players)
+    options = _options(game, args.option, args.players, args.game_flags)
     n = options["num_players"]
     if not 0 <= args.seat < n:
         raise ValueError(f"--seat must be from 0 to {n - 1}; got {args.seat}")
     env = TreasureAECEnv(game, render_mode="ansi", **options)
     env.render_viewer = args.seat
-    bots = [make_agent(game, args.opponents, args.seed + p) for p in range(n)]
-    env.reset(seed=args.seed)
+    seed = args.seed if args.seed is not None else int(np.random.SeedSequence().generate_state(1)[0])
+    bots = [make_agent(game, args.opponents, seed + p) for p in range(n)]
+    env.reset(seed=seed)
     me = env.possible_agents[args.seat]
     for agent in env.agent_iter():
         _, _, termination, truncation, info = env.last()
@@ -179,7 +207,13 @@ def build_parser() -> argparse.ArgumentParser:
     def common(p: argparse.ArgumentParser) -> None:
         p.add_argument("game", choices=game_names())
         p.add_argument("--players", type=int, default=None, help="number of players")
-        p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="a game option")
+        p.add_argument(
+            "--option",
+            action="append",
+            default=[],
+            metavar="NAME=VALUE",
+            help="a game option (see `list`); game options may also be given as --NAME VALUE",
+        )
 
     selfplay = sub.add_parser("selfplay", help="N games between random or scripted players")
     common(selfplay)
@@ -207,7 +241,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    # Game options may come as their own flags (--board jungle); the game checks them.
+    args, args.game_flags = parser.parse_known_args(argv)
+    if args.game_flags and not hasattr(args, "option"):
+        parser.error(f"unrecognized arguments: {' '.join(args.game_flags)}")
     try:
         if args.command == "selfplay":
             if args.games < 1:

@@ -66,7 +66,7 @@ def common_options(min_players: int, max_players: int, default_players: int) -> 
 @dataclass(frozen=True)
 class GameSpec:
     name: str  # "nakbe"
-    env_name: str  # versioned PettingZoo name, "nakbe_v0"
+    env_name: str  # versioned PettingZoo name, "nakbe_v1"
     title: str
     min_players: int
     max_players: int
@@ -88,13 +88,20 @@ class GameSpec:
     # on the others' decisions in the group: they are legal_mask of the state with
     # CURRENT_PLAYER set to that seat. None: every decision is one seat's alone.
     simultaneous_seats: Callable[[np.ndarray], list[int]] | None = None
+    # Rules between options (e.g. two that cannot go together): raise ValueError naming them.
+    check_options: Callable[[dict[str, Any]], None] | None = None
+    # Option combinations the conformance suite runs besides one option at a time.
+    test_configs: tuple[dict[str, Any], ...] = ()
 
     @property
     def options(self) -> tuple[Option, ...]:
         return common_options(self.min_players, self.max_players, self.default_players) + self.game_options
 
     def validate(self, options: dict[str, Any]) -> dict[str, Any]:
-        return validate_options(self.name, self.options, options)
+        validated = validate_options(self.name, self.options, options)
+        if self.check_options is not None:
+            self.check_options(validated)
+        return validated
 
     def make_params(self, options: dict[str, Any]) -> np.ndarray:
         """Validated options -> the int32 params array the kernels read."""

@@ -30,6 +30,8 @@ class Option:
         return "one of " + ", ".join(repr(v) for v in values)
 
     def check(self, value: Any, game: str) -> Any:
+        if isinstance(value, np.bool_):
+            value = bool(value)  # numpy's bool is a bool (never an int)
         for choice in self.choices:
             # bool is an int in Python: never let True stand for 1 or 1 for True.
             if type(choice) is bool or type(value) is bool:
