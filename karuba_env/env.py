@@ -22,6 +22,9 @@ from karuba_env.data import (
 from karuba_env.state import (
     END_CONDITION,
     END_NAMES,
+    LAYOUT_DRAFT,
+    LAYOUT_FIXED,
+    LAYOUT_RANDOM,
     N_ACTIONS,
     PHASE,
     PHASE_PLAY,
@@ -35,7 +38,7 @@ from treasure_core.header import CURRENT_PLAYER, NUM_PLAYERS, TERMINAL
 from treasure_core.options import Option
 from treasure_core.parallel import TreasureParallelEnv
 
-LAYOUT_MODES = {"random": kernels.LAYOUT_RANDOM, "draft": kernels.LAYOUT_DRAFT}
+LAYOUT_MODES = {"random": LAYOUT_RANDOM, "draft": LAYOUT_DRAFT}
 
 
 def format_layout(pairs: tuple[tuple[int, int], ...]) -> str:
@@ -119,7 +122,7 @@ def _game_params(options: dict[str, Any]) -> list[int]:
     if layout in LAYOUT_MODES:
         mode = LAYOUT_MODES[layout]
     else:
-        mode = kernels.LAYOUT_FIXED
+        mode = LAYOUT_FIXED
         for c, (beach, jungle) in enumerate(parse_layout(layout)):
             if not kernels.distance_allowed(rule, beach, jungle):
                 raise ValueError(

@@ -44,6 +44,9 @@ from karuba_env.state import (
     IN_TEMPLE,
     LAST_ACTION,
     LAST_TILE,
+    LAYOUT_DRAFT,
+    LAYOUT_FIXED,
+    LAYOUT_RANDOM,
     MOVE_BASE,
     MOVE_TARGETS,
     N_ACTIONS,
@@ -52,6 +55,10 @@ from karuba_env.state import (
     NO_TILE,
     NOT_PLACED,
     ON_BEACH,
+    P_DISTANCE_RULE,
+    P_FIXED_BEACH,
+    P_FIXED_JUNGLE,
+    P_LAYOUT,
     PENDING,
     PHASE,
     PHASE_DRAFT,
@@ -68,15 +75,6 @@ from karuba_env.state import (
 from treasure_core.header import CURRENT_PLAYER, DECISIONS, NUM_PLAYERS, REWARD_MODE, RNG, TERMINAL
 from treasure_core.kernels import init_header, next_seed, outcome_rewards
 from treasure_core.rng import local_next, rng_below, rng_seed, rng_shuffle
-
-# Game params after the shared header (env.py compiles the options into these).
-P_LAYOUT = 2  # LAYOUT_RANDOM, LAYOUT_DRAFT or LAYOUT_FIXED
-P_DISTANCE_RULE = 3
-P_FIXED_BEACH = 4  # NUM_COLOURS beach numbers (LAYOUT_FIXED)
-P_FIXED_JUNGLE = P_FIXED_BEACH + NUM_COLOURS  # NUM_COLOURS jungle numbers (LAYOUT_FIXED)
-LAYOUT_RANDOM = 0
-LAYOUT_DRAFT = 1
-LAYOUT_FIXED = 2
 
 
 # -- the island --------------------------------------------------------------------------

@@ -5,7 +5,7 @@ blocks are [seat, ...] with MAX_PLAYERS rows; rows of seats not in the game stay
 """
 
 from karuba_env.data import MAX_PLAYERS, NUM_BEACH, NUM_CELLS, NUM_COLOURS, NUM_JUNGLE, NUM_TILES
-from treasure_core.header import HEADER_SIZE
+from treasure_core.header import HEADER_SIZE, PARAMS_HEADER
 
 # Phases.
 PHASE_DRAFT = 0  # players place the adventurer/temple pairs in turn (option layout="draft")
@@ -42,6 +42,15 @@ N_PLAY_ACTIONS = DISCARD + 1
 DRAFT_ADVENTURER_BASE = N_PLAY_ACTIONS
 DRAFT_TEMPLE_BASE = DRAFT_ADVENTURER_BASE + NUM_COLOURS * NUM_BEACH
 N_ACTIONS = DRAFT_TEMPLE_BASE + NUM_JUNGLE
+
+# Game params after the shared params header (env.py compiles the options into these).
+P_LAYOUT = PARAMS_HEADER  # LAYOUT_RANDOM, LAYOUT_DRAFT or LAYOUT_FIXED
+P_DISTANCE_RULE = PARAMS_HEADER + 1
+P_FIXED_BEACH = PARAMS_HEADER + 2  # NUM_COLOURS beach numbers (LAYOUT_FIXED)
+P_FIXED_JUNGLE = P_FIXED_BEACH + NUM_COLOURS  # NUM_COLOURS jungle numbers (LAYOUT_FIXED)
+LAYOUT_RANDOM = 0
+LAYOUT_DRAFT = 1
+LAYOUT_FIXED = 2
 
 _offset = HEADER_SIZE
 
