@@ -232,4 +232,5 @@ def full_state(state: np.ndarray, out: np.ndarray) -> None:
 @njit(cache=True, parallel=True)
 def batch_observe(states: np.ndarray, obs_out: np.ndarray) -> None:
     for i in prange(states.shape[0]):
-        observe(states[i], states[i, CURRENT_PLAYER], obs_out[i])
+        # int64 like the AEC env's calls, so numba compiles one observe, not two.
+        observe(states[i], np.int64(states[i, CURRENT_PLAYER]), obs_out[i])

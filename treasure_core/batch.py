@@ -125,7 +125,7 @@ class BatchRunner:
                 )
         numba.set_num_threads(self.num_threads)
         self.kernels.batch_step(
-            self.states, actions.astype(np.int32, copy=False), self.params, self.rewards, self.dones
+            self.states, actions.astype(np.int64, copy=False), self.params, self.rewards, self.dones
         )
         self._masks_fresh = False
         return self.rewards, self.dones

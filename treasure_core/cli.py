@@ -12,6 +12,7 @@ from tqdm import tqdm
 
 from treasure_core.aec import TreasureAECEnv
 from treasure_core.agents import Agent, RandomAgent
+from treasure_core.bench import add_subcommand as add_bench_subcommand
 from treasure_core.game import GameSpec
 from treasure_core.options import parse_cli_value
 from treasure_core.registry import all_games, game_names, get_game
@@ -236,6 +237,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--opponents", default="bot", help="random or a scripted bot")
     play.add_argument("--seed", type=int, default=None)
     play.set_defaults(run=cmd_play)
+    add_bench_subcommand(sub)
     return parser
 
 

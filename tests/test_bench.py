@@ -1,0 +1,192 @@
+"""`treasure-envs bench`: the smoke run writes every field for every registered game. No test
+here asserts a speed; the benchmark's own output checks the targets."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from treasure_core import bench
+from treasure_core.registry import game_names
+
+RATE_FIELDS = {"steps", "seconds", "steps_per_second"}
+START_FIELDS = {*bench.START_STAGES, "cpu_seconds", "reason"}
+MEMORY_FIELDS = {
+    "games",
+    "method",
+    "state_bytes",
+    "batch_arrays_bytes",
+    "observations_bytes",
+    "tracemalloc_peak_bytes",
+    "tracemalloc_peak_with_observations_bytes",
+    "ru_maxrss_delta_bytes",
+}
+MACHINE_FIELDS = {
+    "cpu_model",
+    "logical_cpus",
+    "usable_cpus",
+    "numba_threads",
+    "numba_threading_layer",
+    "platform",
+    "python",
+    "versions",
+    "environment",
+    "date",
+}
+TARGET_FIELDS = {"target", "game", "goal", "unit", "measured", "ratio", "met", "note"}
+PEER_NAMES = {*bench.PEERS, *bench.PGX_ROWS}
+MEMORY_GAMES = 64
+
+
+def bench_parser() -> argparse.ArgumentParser:
+    """A parser holding only the bench subcommand, as cli.build_parser registers it."""
+    parser = argparse.ArgumentParser(prog="treasure-envs")
+    bench.add_subcommand(parser.add_subparsers(dest="command", required=True))
+    return parser
+
+
+def assert_rate(figures: dict[str, Any]) -> None:
+    assert RATE_FIELDS <= figures.keys()
+    assert figures["steps"] > 0 and figures["seconds"] > 0
+    assert figures["steps_per_second"] == pytest.approx(figures["steps"] / figures["seconds"])
+
+
+@pytest.fixture(scope="module")
+def quick_report(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Any], Path]:
+    out = tmp_path_factory.mktemp("bench")
+    args = bench_parser().parse_args(
+        ["bench", "--quick", "--seconds", "0.003", "--no-peers", "--memory-games", str(MEMORY_GAMES)]
+        + ["--out", str(out)]
+    )
+    assert args.run(args) == 0
+    return json.loads((out / "bench.json").read_text()), out
+
+
+def test_quick_run_has_every_game_and_field(quick_report):
+    report, out = quick_report
+    assert report["schema_version"] == bench.SCHEMA_VERSION
+    assert report["command"] == (
+        f"treasure-envs bench --quick --seconds 0.003 --no-peers --memory-games {MEMORY_GAMES} --out {out}"
+    )
+    assert report["settings"]["quick"] is True and report["settings"]["seconds"] == 0.003
+    assert MACHINE_FIELDS <= report["machine"].keys()
+    assert len(report["load_average"]["before"]) == 3 and len(report["load_average"]["after"]) == 3
+    assert list(report["busy_cores"]) == ["peers", *game_names(), "after"]
+    assert all(cores is None or cores >= 0 for cores in report["busy_cores"].values())
+    assert set(report["games"]) == set(game_names())
+    threads = report["settings"]["thread_counts"]
+    for game, figures in report["games"].items():
+        assert figures["n_actions"] > 0 and figures["obs_size"] > 0, game
+        assert_rate(figures["aec"])
+        measured = {(row["batch_size"], row["threads"]) for row in figures["batch_python"]}
+        assert measured == {(size, t) for size in bench.BATCH_SIZES for t in threads}, game
+        for row in figures["batch_python"]:
+            assert_rate(row)
+        playout = figures["playout"]
+        assert_rate(playout["one_thread"])
+        assert_rate(playout["all_threads"])
+        assert playout["all_threads"]["threads"] == max(threads)
+        processes = playout["processes"]
+        assert processes["processes"] == max(threads) == len(processes["per_process"])
+        for row in processes["per_process"]:
+            assert_rate(row)
+        assert playout["thread_scaling"] > 0 and playout["process_scaling"] > 0
+        start = figures["start"]
+        assert START_FIELDS <= start["cold"].keys() and START_FIELDS <= start["cached"].keys()
+        assert "--quick" in start["cold"]["reason"] and start["cold"]["reset"] is None
+        assert start["cached"]["reason"] is None
+        stages = [start["cached"][stage] for stage in bench.START_STAGES]
+        assert 0 < stages[0] and stages == sorted(stages), game  # stamped in order
+        memory = figures["memory"]
+        assert MEMORY_FIELDS <= memory.keys() and memory["games"] == MEMORY_GAMES
+        assert memory["batch_arrays_bytes"] >= MEMORY_GAMES * memory["state_bytes"] > 0
+        assert memory["tracemalloc_peak_bytes"] >= memory["batch_arrays_bytes"]
+        assert memory["tracemalloc_peak_with_observations_bytes"] >= (
+            memory["batch_arrays_bytes"] + memory["observations_bytes"]
+        )
+    assert set(report["peers"]) == PEER_NAMES
+    for name, peer in report["peers"].items():
+        assert peer["steps_per_second"] is None and "--no-peers" in peer["reason"], name
+    assert report["reference"] == {"name": bench.REFERENCE, "steps_per_second": None}
+    for row in report["targets"]:
+        assert TARGET_FIELDS <= row.keys()
+    # Every target is checked for every game; without the peer the ratio to it is unknown.
+    for game in game_names():
+        names = {row["target"] for row in report["targets"] if row["game"] == game}
+        assert "AEC loop vs connect_four_v3" in names and "thread scaling vs process scaling" in names
+        assert sum(name.startswith("cached start") for name in names) == len(bench.START_TARGET_STAGES)
+    assert report["chart"]["path"] is None and "connect_four_v3" in report["chart"]["reason"]
+
+
+def test_quick_run_writes_the_readme_tables(quick_report):
+    report, out = quick_report
+    tables = (out / "bench.md").read_text()
+    assert tables == bench.markdown(report)
+    assert f"`{report['command']}`" in tables
+    for game in game_names():
+        assert f"| **{game}**, AEC loop |" in tables and f"| {game} | " in tables
+    assert tables.count("| not measured |") == sum(row["met"] is None for row in report["targets"])
+
+
+def test_quick_run_prints_the_table(quick_report, capsys):
+    # The module fixture ran the command before capsys could see it, so print the table again.
+    report, _ = quick_report
+    bench.print_report(report)
+    out = capsys.readouterr().out
+    for game in game_names():
+        assert f"{game} aec" in out and f"{game} playout x{bench.PLAYOUT_BATCH} in kernel" in out
+    assert "skipped (--no-peers)" in out and "targets" in out
+
+
+def test_a_missing_or_failing_peer_is_null_with_the_reason(monkeypatch):
+    def missing(seconds: float) -> dict[str, Any]:
+        raise ImportError("No module named 'nowhere'")
+
+    def broken(seconds: float) -> dict[str, Any]:
+        raise RuntimeError("exploded")
+
+    monkeypatch.setattr(bench, "PEERS", {"gone": ("aec", missing), "broken": ("aec", broken)})
+    monkeypatch.setattr(bench, "peer_pgx", missing)
+    peers = bench.measure_peers(0.001, None)
+    assert peers["gone"]["steps_per_second"] is None and "nowhere" in peers["gone"]["reason"]
+    assert peers["broken"]["reason"] == "failed: RuntimeError: exploded"
+    for row in bench.PGX_ROWS:
+        assert peers[row]["steps_per_second"] is None and "not installed" in peers[row]["reason"]
+
+
+def test_targets_are_met_or_missed_by_the_ratio():
+    assert bench.target("speed", "g", 3.0, 2.0, True, "x")["met"] is True
+    assert bench.target("speed", "g", 1.0, 2.0, True, "x")["ratio"] == 0.5
+    slow_start = bench.target("start", "g", 20.0, 10.0, False, "s")
+    assert slow_start["met"] is False and slow_start["ratio"] == 0.5
+    assert bench.target("start", "g", 5.0, 10.0, False, "s")["met"] is True
+    assert bench.target("start", "g", None, 10.0, False, "s", "skipped")["met"] is None
+
+
+def test_the_chart_is_drawn_against_the_reference(quick_report, tmp_path):
+    pytest.importorskip("matplotlib")
+    report = json.loads(json.dumps(quick_report[0]))
+    report["peers"][bench.REFERENCE] |= {"steps_per_second": 1000.0, "reason": None}
+    report["reference"]["steps_per_second"] = 1000.0
+    chart = bench.draw_chart(report, tmp_path / "chart.png")
+    assert chart == {"path": str(tmp_path / "chart.png"), "reason": None}
+    assert (tmp_path / "chart.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.mark.parametrize(
+    "arguments, message",
+    [
+        (["--seconds", "0"], "--seconds"),
+        (["--memory-games", "0"], "--memory-games"),
+        (["--games", "chess"], "unknown games"),
+    ],
+)
+def test_bad_arguments_are_refused(arguments, message, tmp_path):
+    args = bench_parser().parse_args(["bench", *arguments, "--out", str(tmp_path)])
+    with pytest.raises(ValueError, match=message):
+        args.run(args)
+    assert not (tmp_path / "bench.json").exists()

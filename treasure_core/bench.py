@@ -1,0 +1,1115 @@
+"""`treasure-envs bench`: throughput, scaling, start-up and memory of every registered game,
+side by side with the peer libraries, measured in one run on one machine.
+
+For every game in the registry, at its default options:
+
+* aec        the PettingZoo AEC loop (`agent_iter` / `last` / `step`) with a uniformly random
+             legal action drawn from `observation["action_mask"]`;
+* batch      `BatchRunner` driven from Python by a numpy masked-uniform policy at several batch
+             sizes, with `legal_masks()`, `observe()` and `step()` every step, on 1 thread and on
+             all of numba's threads;
+* playout    `BatchRunner.random_playout` (random self-play inside one numba kernel) on 1 thread,
+             on all threads, and as that many separate 1-thread processes (the scaling reference);
+* start      seconds from launching a fresh Python process until the first `reset`, the end of
+             the first random AEC game, a BatchRunner's first step and its first playout, with an
+             empty numba cache (cold; skipped under --quick) and again with the cache that run
+             left behind (cached);
+* memory     bytes per game state, and the numpy memory of a batch of 10^5 games.
+
+The peers, on the same loops: PettingZoo's connect_four_v3 and texas_holdem_v4 (AEC loop),
+OpenSpiel's connect_four and backgammon (a Python loop over pyspiel), and Pgx's connect_four at
+batch 1024 (a jitted step driven from Python, and a rollout inside one jit). A peer that is not
+installed, or fails, is recorded as null with the reason.
+
+A step is one decision by one player: the dead steps of the AEC loop (`step(None)` for finished
+agents) and OpenSpiel's chance nodes are not counted. Every figure is also given as a ratio to
+connect_four_v3 on the same AEC loop, which carries over between machines better than steps/s.
+Each throughput figure is the best of WINDOWS windows after an untimed warm-up.
+
+Output: a table on the terminal with every target met or missed, and in --out (bench-results/)
+bench.json (every figure, the machine, how busy it was), bench.md (the README's tables) and
+bench.png (every throughput figure as a multiple of connect_four_v3, ours beside the peers).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import multiprocessing
+import os
+import platform
+import random
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+import numba
+import numpy as np
+
+from treasure_core.batch import BatchRunner
+from treasure_core.registry import GAMES, game_names, get_game, make_env, register
+
+DESCRIPTION = "throughput, scaling, start-up and memory of every game, beside the peer libraries"
+SCHEMA_VERSION = 1
+DEFAULT_SECONDS = 3.0  # wall-clock budget of each throughput figure
+QUICK_SECONDS = 0.3  # the same, under --quick
+WINDOWS = 3  # each figure is the best of this many windows of seconds / WINDOWS (load spikes)
+BATCH_SIZES = (1, 64, 1024)  # games per BatchRunner driven from Python
+PLAYOUT_BATCH = 1024  # games per random_playout call
+PLAYOUT_STEPS_PER_CALL = 256  # decisions each game takes per random_playout call
+MEMORY_GAMES = 100_000  # the batch whose memory is measured
+SEED = 0
+# Before the peers and before each game, the benchmark sleeps a moment and counts how many cores
+# other processes kept busy meanwhile; more than BUSY_CORES makes what follows suspect.
+BUSY_SAMPLE_SECONDS = 0.5
+BUSY_CORES = 0.25
+SUBPROCESS_TIMEOUT = 600.0  # seconds; a start-up, memory or peer subprocess slower than this failed
+REFERENCE = "pettingzoo connect_four_v3"  # every ratio is to this peer's AEC figure
+
+# The targets of issue 5. Throughput targets are lower bounds, start-up targets upper bounds.
+AEC_VS_CONNECT_FOUR = 4.0
+BATCH_1024_STEPS_PER_SECOND = {"nakbe": 1.5e6}
+PLAYOUT_STEPS_PER_SECOND = {"nakbe": 3.5e6}
+PLAYOUT_EVERY_GAME_STEPS_PER_SECOND = 1e6
+COLD_START_SECONDS = 10.0
+CACHED_START_SECONDS = 1.0
+# Start-up stages held to those targets: the issue's "first reset", and the first whole AEC game
+# and first batch step, where every kernel of each path has been compiled or loaded.
+START_TARGET_STAGES = ("reset", "first_game", "batch_ready")
+START_STAGES = (*START_TARGET_STAGES, "playout_ready")
+
+# A measurement: run for about `seconds` (0 means one minimal unit of work, the warm-up) and
+# return (steps taken, seconds elapsed).
+Measure = Callable[[float], tuple[int, float]]
+
+
+def rate(steps: int, seconds: float) -> dict[str, Any]:
+    return {"steps": int(steps), "seconds": float(seconds), "steps_per_second": steps / seconds}
+
+
+def timed(measure: Measure, seconds: float) -> dict[str, Any]:
+    """Warm up untimed (numba loads or compiles the kernels on first call), then keep the best
+    of WINDOWS measurements of seconds / WINDOWS each: on a shared machine the best window is
+    the one least disturbed by other work."""
+    measure(0.0)
+    windows = [rate(*measure(seconds / WINDOWS)) for _ in range(WINDOWS)]
+    return max(windows, key=lambda window: window["steps_per_second"]) | {"windows": WINDOWS}
+
+
+def unavailable(reason: str) -> dict[str, Any]:
+    return {"steps": None, "seconds": None, "steps_per_second": None, "reason": reason}
+
+
+def log(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+# -- the drivers ------------------------------------------------------------------------------
+
+
+def aec_random_loop(env: Any, rng: np.random.Generator, seconds: float, first_seed: int) -> tuple[int, float]:
+    """Whole games of uniformly random legal moves on any PettingZoo AEC env, until `seconds`
+    have passed (the clock is read between games, so every counted game is complete)."""
+    steps = 0
+    seed = first_seed
+    start = time.perf_counter()
+    deadline = start + seconds
+    while True:
+        env.reset(seed=seed)
+        seed += 1
+        for _agent in env.agent_iter():
+            observation, _reward, termination, truncation, _info = env.last()
+            if termination or truncation:
+                action = None
+            else:
+                legal = np.flatnonzero(observation["action_mask"])
+                action = int(legal[rng.integers(legal.size)])
+                steps += 1
+            env.step(action)
+        if time.perf_counter() >= deadline:
+            return steps, time.perf_counter() - start
+
+
+def masked_uniform_actions(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """One uniformly random legal action per row of `masks`: the argmax of uniform noise over
+    the legal entries (illegal entries get -1, below any noise)."""
+    noise = rng.random(masks.shape)
+    return np.where(masks != 0, noise, -1.0).argmax(axis=1)
+
+
+def batch_python_loop(runner: BatchRunner, rng: np.random.Generator, seconds: float) -> tuple[int, float]:
+    """Step every game of `runner` with the masked-uniform policy, observing every step as a
+    learner would, until `seconds` have passed."""
+    observations = np.empty((runner.n_games, runner.dims.obs_size), np.float32)
+    steps = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while True:
+        masks = runner.legal_masks()
+        runner.observe(out=observations)
+        runner.step(masked_uniform_actions(masks, rng))
+        steps += runner.n_games
+        if time.perf_counter() >= deadline:
+            return steps, time.perf_counter() - start
+
+
+def kernel_playout_loop(runner: BatchRunner, seconds: float, first_seed: int) -> tuple[int, float]:
+    """`random_playout` in chunks of PLAYOUT_STEPS_PER_CALL, a fresh seed each."""
+    steps = 0
+    seed = first_seed
+    start = time.perf_counter()
+    deadline = start + seconds
+    while True:
+        taken, _games_ended = runner.random_playout(PLAYOUT_STEPS_PER_CALL, seed=seed)
+        seed += 1
+        steps += taken
+        if time.perf_counter() >= deadline:
+            return steps, time.perf_counter() - start
+
+
+def openspiel_random_loop(game: Any, rng: random.Random, seconds: float) -> tuple[int, float]:
+    """Whole games of uniformly random legal moves through pyspiel from Python; chance nodes
+    are sampled by their probabilities and not counted as steps. No observation tensors."""
+    steps = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while True:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes, probabilities = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(rng.choices(outcomes, probabilities)[0])
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+                steps += 1
+        if time.perf_counter() >= deadline:
+            return steps, time.perf_counter() - start
+
+
+# -- our games --------------------------------------------------------------------------------
+
+
+def measure_aec(game: str, seconds: float) -> dict[str, Any]:
+    env = make_env(game)
+    rng = np.random.default_rng(SEED)
+    return timed(lambda s: aec_random_loop(env, rng, s, SEED), seconds)
+
+
+def measure_batch(game: str, batch_size: int, threads: int, seconds: float) -> dict[str, Any]:
+    runner = BatchRunner(game, batch_size, seed=SEED, num_threads=threads)
+    rng = np.random.default_rng(SEED)
+    return {"batch_size": batch_size, "threads": threads} | timed(
+        lambda s: batch_python_loop(runner, rng, s), seconds
+    )
+
+
+def measure_playout(game: str, threads: int, seconds: float) -> dict[str, Any]:
+    runner = BatchRunner(game, PLAYOUT_BATCH, seed=SEED, num_threads=threads)
+    return {"batch_size": PLAYOUT_BATCH, "threads": threads} | timed(
+        lambda s: kernel_playout_loop(runner, s, SEED), seconds
+    )
+
+
+def _playout_process(game: str, module: str, seconds: float, barrier: Any, results: Any, index: int) -> None:
+    """One of the separate 1-thread processes: warm up, wait for the others, then measure."""
+    try:
+        register(game, module)
+        runner = BatchRunner(game, PLAYOUT_BATCH, seed=SEED + index, num_threads=1)
+        kernel_playout_loop(runner, 0.0, SEED)
+        barrier.wait()
+        results.put((index, timed(lambda s: kernel_playout_loop(runner, s, SEED + index), seconds), None))
+    except Exception as error:  # reported by the parent, with the traceback's last line
+        results.put((index, None, f"{type(error).__name__}: {error}"))
+
+
+def measure_playout_processes(game: str, processes: int, seconds: float) -> dict[str, Any]:
+    """`processes` spawned processes, each running the 1-thread playout at the same time; the
+    figure is the sum of their rates."""
+    context = multiprocessing.get_context("spawn")
+    barrier = context.Barrier(processes)
+    results = context.Queue()
+    workers = [
+        context.Process(
+            target=_playout_process, args=(game, GAMES[game], seconds, barrier, results, index), daemon=True
+        )
+        for index in range(processes)
+    ]
+    for worker in workers:
+        worker.start()
+    outcomes = [results.get(timeout=SUBPROCESS_TIMEOUT) for _ in workers]
+    for worker in workers:
+        worker.join(timeout=SUBPROCESS_TIMEOUT)
+    errors = [error for _, _, error in outcomes if error]
+    if errors:
+        raise RuntimeError(f"{game}: a playout process failed: {errors[0]}")
+    per_process = [measured for _, measured, _ in sorted(outcomes, key=lambda outcome: outcome[0])]
+    return {
+        "processes": processes,
+        "threads_per_process": 1,
+        "batch_size": PLAYOUT_BATCH,
+        "steps_per_second": sum(r["steps_per_second"] for r in per_process),
+        "per_process": per_process,
+    }
+
+
+# Run with `python -c` in a fresh process; prints one JSON line of time.time() stamps, taken
+# when the first reset returns, when the first random AEC game ends, when a BatchRunner has
+# initialised, masked, observed and stepped its games (a learner's first step), and when its
+# first random_playout returns.
+START_SCRIPT = """
+import json, sys, time
+import numpy as np
+from treasure_core.registry import make_env, register
+game, module = sys.argv[1], sys.argv[2]
+register(game, module)
+env = make_env(game)
+env.reset(seed=0)
+stamps = {"reset": time.time()}
+rng = np.random.default_rng(0)
+for agent in env.agent_iter():
+    observation, reward, termination, truncation, info = env.last()
+    legal = np.flatnonzero(observation["action_mask"])
+    env.step(None if termination or truncation else int(rng.choice(legal)))
+stamps["first_game"] = time.time()
+from treasure_core.batch import BatchRunner
+runner = BatchRunner(game, 64, seed=0)
+masks = runner.legal_masks()
+runner.observe()
+runner.step(masks.argmax(axis=1))
+stamps["batch_ready"] = time.time()
+runner.random_playout(2, seed=0)
+stamps["playout_ready"] = time.time()
+print(json.dumps(stamps))
+"""
+
+
+def run_script(script: str, args: list[str], env: dict[str, str] | None = None) -> tuple[str, float, float]:
+    """Run `script` in a fresh interpreter; return its last stdout line, its launch time and the
+    CPU seconds it used (user + system)."""
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    launched = time.time()
+    done = subprocess.run(
+        [sys.executable, "-c", script, *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=SUBPROCESS_TIMEOUT,
+    )
+    if done.returncode != 0:
+        tail = done.stderr.strip().splitlines()[-1:] or ["(no error output)"]
+        raise RuntimeError(f"benchmark subprocess failed (exit {done.returncode}): {tail[0]}")
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime + after.ru_stime - children.ru_utime - children.ru_stime
+    return done.stdout.strip().splitlines()[-1], launched, cpu
+
+
+def start_figures(game: str, env: dict[str, str]) -> dict[str, Any]:
+    line, launched, cpu = run_script(START_SCRIPT, [game, GAMES[game]], env)
+    return {stage: stamp - launched for stage, stamp in json.loads(line).items()} | {"cpu_seconds": cpu}
+
+
+def measure_start(game: str, cold: bool) -> dict[str, Any]:
+    """Cold start with an empty numba cache, then cached start from the cache it left. Each
+    stage is in seconds from launching the interpreter; `cpu_seconds` is the whole process's
+    CPU time, which a loaded machine inflates less than the wall-clock stages. Without `cold`,
+    only the cached start is measured, from numba's usual cache (this process has filled it)."""
+    if not cold:
+        stages = dict.fromkeys((*START_STAGES, "cpu_seconds"))
+        return {
+            "cold": stages | {"reason": "skipped under --quick (compiling takes 10-20 s a game)"},
+            "cached": start_figures(game, dict(os.environ)) | {"reason": None},
+        }
+    with tempfile.TemporaryDirectory(prefix="treasure-bench-numba-") as cache_dir:
+        env = dict(os.environ, NUMBA_CACHE_DIR=cache_dir)
+        return {kind: start_figures(game, env) | {"reason": None} for kind in ("cold", "cached")}
+
+
+# Run with `python -c`: the numpy memory of a batch of N games, after the kernels are loaded.
+MEMORY_SCRIPT = """
+import gc, json, resource, sys, tracemalloc
+from treasure_core.batch import BatchRunner
+from treasure_core.registry import register
+game, module, n_games = sys.argv[1], sys.argv[2], int(sys.argv[3])
+register(game, module)
+def exercise(runner):
+    masks = runner.legal_masks()
+    runner.step(masks.argmax(axis=1))  # the first legal action of every game
+    runner.random_playout(1, seed=0)
+exercise(BatchRunner(game, 2, seed=0))  # load the kernels first
+runner = BatchRunner(game, 2, seed=0)
+runner.observe()
+del runner
+gc.collect()
+rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+tracemalloc.start()
+runner = BatchRunner(game, n_games, seed=0)
+exercise(runner)
+batch_peak = tracemalloc.get_traced_memory()[1]
+observations = runner.observe()
+with_observations_peak = tracemalloc.get_traced_memory()[1]
+tracemalloc.stop()
+rss_after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+print(json.dumps({
+    "state_bytes": int(runner.states[0].nbytes),
+    "batch_arrays_bytes": int(runner.states.nbytes + runner.rewards.nbytes + runner.dones.nbytes
+                              + runner.legal_masks().nbytes),
+    "observations_bytes": int(observations.nbytes),
+    "tracemalloc_peak_bytes": batch_peak,
+    "tracemalloc_peak_with_observations_bytes": with_observations_peak,
+    "ru_maxrss_delta_bytes": (rss_after - rss_before) * (1 if sys.platform == "darwin" else 1024),
+}))
+"""
+
+
+def measure_memory(game: str, n_games: int) -> dict[str, Any]:
+    line, _, _ = run_script(MEMORY_SCRIPT, [game, GAMES[game], str(n_games)])
+    return {
+        "games": n_games,
+        "method": (
+            "fresh process, kernels loaded first; tracemalloc peak of everything allocated while "
+            "building the batch, stepping it once and running a 1-step playout (numpy reports its "
+            "arrays to tracemalloc), then again after one observe() of the whole batch; "
+            "ru_maxrss growth over the same span as a cross-check"
+        ),
+    } | json.loads(line)
+
+
+def measure_game(game: str, args: argparse.Namespace, all_threads: int) -> dict[str, Any]:
+    spec = get_game(game)
+    options = spec.validate({})
+    dims = spec.dims(spec.make_params(options))
+    thread_counts = sorted({1, all_threads})
+    figures: dict[str, Any] = {
+        "module": GAMES[game],
+        "env_name": spec.env_name,
+        "options": options,
+        "n_actions": dims.n_actions,
+        "obs_size": dims.obs_size,
+    }
+    log(f"{game}: AEC loop")
+    figures["aec"] = measure_aec(game, args.seconds)
+    figures["batch_python"] = []
+    for batch_size in BATCH_SIZES:
+        for threads in thread_counts:
+            log(f"{game}: batch x{batch_size} from Python, {threads} thread(s)")
+            figures["batch_python"].append(measure_batch(game, batch_size, threads, args.seconds))
+    log(f"{game}: in-kernel playout x{PLAYOUT_BATCH}")
+    one = measure_playout(game, 1, args.seconds)
+    every = measure_playout(game, all_threads, args.seconds)
+    log(f"{game}: in-kernel playout, {all_threads} separate 1-thread processes")
+    processes = measure_playout_processes(game, all_threads, args.seconds)
+    figures["playout"] = {
+        "one_thread": one,
+        "all_threads": every,
+        "processes": processes,
+        "thread_scaling": every["steps_per_second"] / one["steps_per_second"],
+        "process_scaling": processes["steps_per_second"] / one["steps_per_second"],
+    }
+    log(f"{game}: cold and cached start")
+    figures["start"] = measure_start(game, cold=not args.quick)
+    log(f"{game}: memory of {args.memory_games} games")
+    figures["memory"] = measure_memory(game, args.memory_games)
+    return figures
+
+
+# -- the peers --------------------------------------------------------------------------------
+
+
+def peer_pettingzoo(name: str, seconds: float) -> dict[str, Any]:
+    import importlib
+
+    module = importlib.import_module(f"pettingzoo.classic.{name}")
+    env = module.env()
+    rng = np.random.default_rng(SEED)
+    return timed(lambda s: aec_random_loop(env, rng, s, SEED), seconds) | {
+        "version": metadata.version("pettingzoo")
+    }
+
+
+def peer_openspiel(name: str, seconds: float) -> dict[str, Any]:
+    import pyspiel
+
+    game = pyspiel.load_game(name)
+    rng = random.Random(SEED)
+    return timed(lambda s: openspiel_random_loop(game, rng, s), seconds) | {
+        "version": metadata.version("open_spiel")
+    }
+
+
+PGX_ROWS = ("pgx connect_four x1024 jitted step from Python", "pgx connect_four x1024 rollout in one jit")
+
+# Run with `python -c`, so that jax's thread pools and memory stay out of our process.
+PGX_SCRIPT = """
+import json, sys, time
+import jax, pgx
+from pgx.experimental import act_randomly, auto_reset
+seconds = float(sys.argv[1])
+batch, scan_length, windows = (int(argument) for argument in sys.argv[2:5])
+env = pgx.make("connect_four")
+step_all = jax.vmap(auto_reset(env.step, env.init))
+@jax.jit
+def step(state, key):
+    action_key, step_key = jax.random.split(key)
+    action = act_randomly(action_key, state.legal_action_mask)
+    return step_all(state, action, jax.random.split(step_key, batch))
+@jax.jit
+def rollout(state, key):
+    def body(carry, _):
+        state, key = carry
+        key, sub = jax.random.split(key)
+        return (step(state, sub), key), None
+    return jax.lax.scan(body, (state, key), None, length=scan_length)[0][0]
+def window(call, steps_per_call, state, key, budget):
+    steps, start = 0, time.perf_counter()
+    while True:
+        key, sub = jax.random.split(key)
+        state = call(state, sub)
+        steps += steps_per_call
+        if time.perf_counter() - start >= budget:
+            jax.block_until_ready(state)
+            elapsed = time.perf_counter() - start
+            return state, {"steps": steps, "seconds": elapsed, "steps_per_second": steps / elapsed}
+def measure(call, steps_per_call, state, key):
+    state = jax.block_until_ready(call(state, key))  # compile
+    state, _ = window(call, steps_per_call, state, key, seconds / windows)  # warm up
+    best = None
+    for _ in range(windows):
+        key, sub = jax.random.split(key)
+        state, figures = window(call, steps_per_call, state, sub, seconds / windows)
+        if best is None or figures["steps_per_second"] > best["steps_per_second"]:
+            best = figures
+    return best | {"windows": windows}
+key = jax.random.PRNGKey(0)
+state = jax.jit(jax.vmap(env.init))(jax.random.split(key, batch))
+print(json.dumps({
+    "python_loop": measure(step, batch, state, key),
+    "jit_rollout": measure(rollout, batch * scan_length, state, key),
+    "versions": {"pgx": pgx.__version__, "jax": jax.__version__},
+    "devices": [str(d) for d in jax.devices()],
+}))
+"""
+
+
+def peer_pgx(seconds: float) -> dict[str, dict[str, Any]]:
+    """Both Pgx rows from one subprocess (jax is imported and compiled once)."""
+    import importlib.util
+
+    if importlib.util.find_spec("pgx") is None:
+        raise ImportError("pgx is not installed (pip install pgx)")
+    line, _, _ = run_script(
+        PGX_SCRIPT, [str(seconds), str(PLAYOUT_BATCH), str(PLAYOUT_STEPS_PER_CALL), str(WINDOWS)]
+    )
+    figures = json.loads(line)
+    extra = {"versions": figures["versions"], "devices": figures["devices"], "batch_size": PLAYOUT_BATCH}
+    return {
+        PGX_ROWS[0]: figures["python_loop"] | extra,
+        PGX_ROWS[1]: figures["jit_rollout"] | extra | {"steps_per_call": PLAYOUT_STEPS_PER_CALL},
+    }
+
+
+# name -> (the kind of loop, how to measure it).
+PEERS: dict[str, tuple[str, Callable[[float], dict[str, Any]]]] = {
+    "pettingzoo connect_four_v3": ("aec", lambda s: peer_pettingzoo("connect_four_v3", s)),
+    "pettingzoo texas_holdem_v4": ("aec", lambda s: peer_pettingzoo("texas_holdem_v4", s)),
+    "open_spiel connect_four": ("python loop", lambda s: peer_openspiel("connect_four", s)),
+    "open_spiel backgammon": ("python loop", lambda s: peer_openspiel("backgammon", s)),
+}
+
+
+def guarded(measure: Callable[[float], Any], seconds: float) -> tuple[Any, str | None]:
+    """(figures, None), or (None, why not): a missing or failing peer never stops the run."""
+    try:
+        return measure(seconds), None
+    except ImportError as error:
+        return None, f"not installed: {error}"
+    except Exception as error:
+        return None, f"failed: {type(error).__name__}: {error}"
+
+
+def measure_peers(seconds: float, skip_reason: str | None) -> dict[str, dict[str, Any]]:
+    """Every peer row; a peer that is skipped, missing or failing is null with the reason."""
+    peers: dict[str, dict[str, Any]] = {}
+    for name, (path, measurer) in PEERS.items():
+        if skip_reason is None:
+            log(f"peer: {name}")
+        figures, reason = guarded(measurer, seconds) if skip_reason is None else (None, skip_reason)
+        peers[name] = (unavailable(reason) if figures is None else figures | {"reason": None}) | {
+            "path": path
+        }
+    if skip_reason is None:
+        log("peer: pgx connect_four (subprocess)")
+    rows, reason = guarded(peer_pgx, seconds) if skip_reason is None else (None, skip_reason)
+    for row in PGX_ROWS:
+        peers[row] = (unavailable(reason) if rows is None else rows[row] | {"reason": None}) | {
+            "path": "batch"
+        }
+    return peers
+
+
+# -- targets ----------------------------------------------------------------------------------
+
+
+def target(
+    name: str, game: str, measured: float | None, goal: float, at_least: bool, unit: str, note: str = ""
+) -> dict[str, Any]:
+    """One target row. `ratio` is measured/goal for a lower bound and goal/measured for an upper
+    bound, so a ratio of 1 or more is met either way."""
+    if measured is None:
+        return {
+            "target": name,
+            "game": game,
+            "goal": goal,
+            "unit": unit,
+            "measured": None,
+            "ratio": None,
+            "met": None,
+            "note": note,
+        }
+    ratio = measured / goal if at_least else goal / measured
+    return {
+        "target": name,
+        "game": game,
+        "goal": goal,
+        "unit": unit,
+        "measured": measured,
+        "ratio": ratio,
+        "met": ratio >= 1.0,
+        "note": note,
+    }
+
+
+def evaluate_targets(report: dict[str, Any]) -> list[dict[str, Any]]:
+    reference = report["reference"]["steps_per_second"]
+    rows = []
+    for game, figures in report["games"].items():
+        aec_ratio = figures["aec"]["steps_per_second"] / reference if reference else None
+        rows.append(
+            target(
+                "AEC loop vs connect_four_v3",
+                game,
+                aec_ratio,
+                AEC_VS_CONNECT_FOUR,
+                True,
+                "x",
+                "" if reference else "connect_four_v3 not measured",
+            )
+        )
+        if game in BATCH_1024_STEPS_PER_SECOND:
+            best = max(
+                row["steps_per_second"]
+                for row in figures["batch_python"]
+                if row["batch_size"] == max(BATCH_SIZES)
+            )
+            rows.append(
+                target(
+                    "batch x1024 from Python, best thread count",
+                    game,
+                    best,
+                    BATCH_1024_STEPS_PER_SECOND[game],
+                    True,
+                    "steps/s",
+                )
+            )
+        playout = figures["playout"]
+        best_playout = max(
+            playout["one_thread"]["steps_per_second"], playout["all_threads"]["steps_per_second"]
+        )
+        goal = PLAYOUT_STEPS_PER_SECOND.get(game, PLAYOUT_EVERY_GAME_STEPS_PER_SECOND)
+        rows.append(target("in-kernel playout, best thread count", game, best_playout, goal, True, "steps/s"))
+        rows.append(
+            target(
+                "thread scaling vs process scaling",
+                game,
+                playout["thread_scaling"],
+                playout["process_scaling"],
+                True,
+                "x",
+                f"{playout['all_threads']['threads']} threads vs "
+                f"{playout['processes']['processes']} processes",
+            )
+        )
+        for kind, goal in (("cold", COLD_START_SECONDS), ("cached", CACHED_START_SECONDS)):
+            for stage in START_TARGET_STAGES:
+                rows.append(
+                    target(
+                        f"{kind} start, launch to {stage}",
+                        game,
+                        figures["start"][kind][stage],
+                        goal,
+                        False,
+                        "s",
+                        figures["start"][kind]["reason"] or "",
+                    )
+                )
+    return rows
+
+
+def other_busy_cores(seconds: float) -> float | None:
+    """Cores kept busy by other processes while this one sleeps `seconds` (from /proc/stat's
+    totals over all cpus); None where /proc/stat does not exist."""
+
+    def totals() -> tuple[int, int]:
+        with open("/proc/stat") as file:
+            ticks = [int(value) for value in file.readline().split()[1:9]]  # user .. steal
+        return sum(ticks), ticks[3] + ticks[4]  # all, idle + iowait
+
+    try:
+        all_before, idle_before = totals()
+        time.sleep(seconds)
+        all_after, idle_after = totals()
+    except OSError:
+        return None
+    elapsed = all_after - all_before
+    return 0.0 if elapsed <= 0 else (1 - (idle_after - idle_before) / elapsed) * (os.cpu_count() or 1)
+
+
+def busy_sections(report: dict[str, Any]) -> list[str]:
+    return [
+        f"{section} ({cores:.1f} cores)"
+        for section, cores in report["busy_cores"].items()
+        if cores is not None and cores > BUSY_CORES
+    ]
+
+
+# -- reporting --------------------------------------------------------------------------------
+
+
+def cpu_model() -> str:
+    try:
+        with open("/proc/cpuinfo") as file:
+            for line in file:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def package_version(name: str) -> str | None:
+    try:
+        return metadata.version(name)
+    except metadata.PackageNotFoundError:
+        return None
+
+
+# Environment variables that change the multi-thread figures; the ones set are recorded.
+THREADING_VARIABLES = (
+    "NUMBA_NUM_THREADS",
+    "NUMBA_THREADING_LAYER",
+    "NUMBA_CACHE_DIR",
+    "OMP_NUM_THREADS",
+    "OMP_WAIT_POLICY",
+    "GOMP_SPINCOUNT",
+)
+
+
+def machine_info() -> dict[str, Any]:
+    """What the figures depend on, besides the code."""
+    return {
+        "cpu_model": cpu_model(),
+        "logical_cpus": os.cpu_count(),
+        "usable_cpus": len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count(),
+        "numba_threads": numba.config.NUMBA_NUM_THREADS,
+        "numba_threading_layer": numba.threading_layer(),
+        "platform": platform.platform(),
+        "python": platform.python_version(),
+        "versions": {
+            name: package_version(name)
+            for name in ("numpy", "numba", "pettingzoo", "treasure-envs", "open_spiel", "pgx", "jax")
+        },
+        "environment": {name: os.environ[name] for name in THREADING_VARIABLES if name in os.environ},
+        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+    }
+
+
+def table_rows(report: dict[str, Any]) -> list[tuple[str, float | None, str]]:
+    """(label, steps/s or None, note) for every throughput figure, peers first."""
+    rows: list[tuple[str, float | None, str]] = []
+    for name, peer in report["peers"].items():
+        rows.append((f"{name} ({peer['path']})", peer["steps_per_second"], peer["reason"] or ""))
+    for game, figures in report["games"].items():
+        rows.append((f"{game} aec", figures["aec"]["steps_per_second"], ""))
+        for row in figures["batch_python"]:
+            label = f"{game} batch x{row['batch_size']} from Python, {threads_label(row['threads'])}"
+            rows.append((label, row["steps_per_second"], ""))
+        playout = figures["playout"]
+        for key in ("one_thread", "all_threads"):
+            row = playout[key]
+            rows.append(
+                (
+                    f"{game} playout x{row['batch_size']} in kernel, {threads_label(row['threads'])}",
+                    row["steps_per_second"],
+                    "",
+                )
+            )
+        processes = playout["processes"]
+        rows.append(
+            (
+                f"{game} playout x{processes['batch_size']}, {processes['processes']} processes x 1 thread",
+                processes["steps_per_second"],
+                "",
+            )
+        )
+    return rows
+
+
+def print_report(report: dict[str, Any]) -> None:
+    reference = report["reference"]["steps_per_second"]
+    rows = table_rows(report)
+    width = max(len(label) for label, _, _ in rows)
+    print(
+        f"random self-play, {report['settings']['seconds']:g} s per figure; "
+        f"ratio = steps/s / {REFERENCE} steps/s (AEC loop)"
+    )
+    print(f"{'path':<{width}}  {'steps/s':>13}  {'ratio':>9}")
+    for label, steps_per_second, note in rows:
+        if steps_per_second is None:
+            print(f"{label:<{width}}  {'-':>13}  {'-':>9}  {note}")
+            continue
+        ratio = ratio_text(steps_per_second / reference) if reference else "-"
+        print(f"{label:<{width}}  {steps_per_second:>13,.0f}  {ratio:>9}")
+    print()
+    stages = (*START_STAGES, "cpu_seconds")
+    print("start-up, seconds from launching python (cpu_seconds: the process's CPU time)")
+    print(f"  {'game':<10} {'cache':<7}" + "".join(f"{stage:>15}" for stage in stages))
+    for game, figures in report["games"].items():
+        for kind in ("cold", "cached"):
+            start = figures["start"][kind]
+            if start["reason"]:
+                print(f"  {game:<10} {kind:<7} {start['reason']}")
+                continue
+            print(f"  {game:<10} {kind:<7}" + "".join(f"{start[stage]:>15.2f}" for stage in stages))
+    print()
+    print("memory")
+    for game, figures in report["games"].items():
+        memory = figures["memory"]
+        print(
+            f"  {game:<10} {memory['state_bytes']} bytes per state; {memory['games']:,} games: "
+            f"{memory['tracemalloc_peak_bytes'] / 2**20:,.1f} MiB numpy peak, "
+            f"{memory['tracemalloc_peak_with_observations_bytes'] / 2**20:,.1f} MiB with observations "
+            f"(ru_maxrss delta {memory['ru_maxrss_delta_bytes'] / 2**20:,.1f} MiB)"
+        )
+    print()
+    print("targets (ratio >= 1 is met)")
+    for row in report["targets"]:
+        verdict = {True: "met", False: "MISSED", None: "unknown"}[row["met"]]
+        ratio = "-" if row["ratio"] is None else f"{row['ratio']:.2f}"
+        measured = "-" if row["measured"] is None else quantity(row["measured"], row["unit"])
+        print(
+            f"  {verdict:<8} {row['game']:<10} {row['target']:<45} {measured:>20} "
+            f"(goal {quantity(row['goal'], row['unit'])}, ratio {ratio}) {row['note']}"
+        )
+    load = report["load_average"]
+    print()
+    print(
+        f"machine: {report['machine']['cpu_model']}, {report['machine']['usable_cpus']} usable cpus; "
+        f"load average before {load['before'][0]:.2f}, after {load['after'][0]:.2f}"
+    )
+    busy = busy_sections(report)
+    if busy:
+        print(
+            f"WARNING: other processes kept cores busy before {', '.join(busy)}; the figures that "
+            "follow, above all the multi-thread ones, are distorted. Rerun on an idle machine."
+        )
+
+
+# Which peer each of our paths is set beside in the Markdown table (the same kind of loop).
+MATCHED_PEER = {
+    "aec": REFERENCE,
+    "batch": PGX_ROWS[0],
+    "playout": PGX_ROWS[1],
+}
+
+
+def ratio_text(ratio: float) -> str:
+    """A multiple for a person: one decimal from 1 up, two significant digits below."""
+    return f"{ratio:,.1f}x" if ratio >= 1 else f"{ratio:.2g}x"
+
+
+def threads_label(threads: int) -> str:
+    return "1 thread" if threads == 1 else f"{threads} threads"
+
+
+def quantity(value: float, unit: str) -> str:
+    return f"{value:,.0f} {unit}" if unit == "steps/s" else f"{value:,.2f} {unit}"
+
+
+def markdown(report: dict[str, Any]) -> str:
+    """The Performance section's tables, ready for the README."""
+    peers = report["peers"]
+    reference = report["reference"]["steps_per_second"]
+    machine = report["machine"]
+    load = report["load_average"]
+
+    def times(value: float | None, base: float | None) -> str:
+        return ratio_text(value / base).replace("x", "×") if value and base else "–"
+
+    def figure(value: float | None) -> str:
+        return f"{value:,.0f}" if value else "–"
+
+    busy = busy_sections(report)
+    quietness = (
+        f"other processes kept cores busy before {', '.join(busy)}, which distorts those figures"
+        if busy
+        else f"other processes kept under {BUSY_CORES:g} cores busy before each section"
+    )
+
+    lines = [
+        f"Measured by `{report['command']}` on {machine['cpu_model']} "
+        f"({machine['usable_cpus']} cpus, numba {machine['numba_threads']} threads, "
+        f"{machine['numba_threading_layer']} layer), Python {machine['python']}, numba "
+        f"{machine['versions']['numba']}, numpy {machine['versions']['numpy']}, {machine['date'][:10]}; "
+        f"load average {load['before'][0]:.2f} before the run; {quietness}. "
+        f"{report['settings']['seconds']:g} s a figure, best of {WINDOWS} windows.",
+        "",
+        "| path | steps/s | × connect_four_v3 | × the matching peer |",
+        "|---|---:|---:|---:|",
+    ]
+    for name, peer in peers.items():
+        note = "" if peer["reason"] is None else f" ({peer['reason']})"
+        lines.append(
+            f"| {name}, {peer['path']}{note} | {figure(peer['steps_per_second'])} | "
+            f"{times(peer['steps_per_second'], reference)} | |"
+        )
+    for game, figures in report["games"].items():
+        aec = figures["aec"]["steps_per_second"]
+        lines.append(
+            f"| **{game}**, AEC loop | {figure(aec)} | {times(aec, reference)} | "
+            f"{times(aec, reference)} connect_four_v3 |"
+        )
+        pgx_step = peers[MATCHED_PEER["batch"]]["steps_per_second"]
+        for row in figures["batch_python"]:
+            value = row["steps_per_second"]
+            matched = f"{times(value, pgx_step)} Pgx step" if row["batch_size"] == PLAYOUT_BATCH else ""
+            lines.append(
+                f"| **{game}**, batch ×{row['batch_size']} from Python, {threads_label(row['threads'])} | "
+                f"{figure(value)} | {times(value, reference)} | {matched} |"
+            )
+        playout = figures["playout"]
+        pgx_rollout = peers[MATCHED_PEER["playout"]]["steps_per_second"]
+        rows = [
+            (f"in-kernel playout ×{PLAYOUT_BATCH}, 1 thread", playout["one_thread"]),
+            (
+                f"in-kernel playout ×{PLAYOUT_BATCH}, {threads_label(playout['all_threads']['threads'])}",
+                playout["all_threads"],
+            ),
+            (
+                f"in-kernel playout ×{PLAYOUT_BATCH}, {playout['processes']['processes']} processes "
+                "× 1 thread",
+                playout["processes"],
+            ),
+        ]
+        for label, row in rows:
+            value = row["steps_per_second"]
+            lines.append(
+                f"| **{game}**, {label} | {figure(value)} | {times(value, reference)} | "
+                f"{times(value, pgx_rollout)} Pgx rollout |"
+            )
+    lines += [
+        "",
+        "| game | bytes per state | 10^5 games (numpy peak) | with one observe() | cold start: reset / "
+        "first game / first batch step | cached start (same stages) |",
+        "|---|---:|---:|---:|---|---|",
+    ]
+    for game, figures in report["games"].items():
+        memory, start = figures["memory"], figures["start"]
+
+        def stages(figures: dict[str, Any]) -> str:
+            if figures["reason"]:
+                return figures["reason"]
+            return " / ".join(f"{figures[stage]:.2f} s" for stage in START_TARGET_STAGES)
+
+        lines.append(
+            f"| {game} | {memory['state_bytes']:,} | {memory['tracemalloc_peak_bytes'] / 2**20:,.0f} MiB | "
+            f"{memory['tracemalloc_peak_with_observations_bytes'] / 2**20:,.0f} MiB | "
+            f"{stages(start['cold'])} | {stages(start['cached'])} |"
+        )
+    lines += ["", "| target | game | goal | measured | ratio | |", "|---|---|---:|---:|---:|---|"]
+    for row in report["targets"]:
+        verdict = {True: "met", False: "missed", None: "not measured"}[row["met"]]
+        measured = "–" if row["measured"] is None else quantity(row["measured"], row["unit"])
+        ratio = "–" if row["ratio"] is None else f"{row['ratio']:.2f}"
+        lines.append(
+            f"| {row['target']} | {row['game']} | {quantity(row['goal'], row['unit'])} | {measured} | "
+            f"{ratio} | "
+            f"{verdict} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def draw_chart(report: dict[str, Any], path: Path) -> dict[str, Any]:
+    """Bars of every throughput figure as a multiple of connect_four_v3's AEC loop (log scale),
+    ours beside the peers. Returns {"path", "reason"}; never raises for a missing matplotlib."""
+    reference = report["reference"]["steps_per_second"]
+    if not reference:
+        return {"path": None, "reason": "connect_four_v3 was not measured, so there is no ratio to draw"}
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError as error:
+        return {"path": None, "reason": f"matplotlib not installed: {error}"}
+    rows = [(label, value / reference) for label, value, _ in table_rows(report) if value is not None]
+    peer_labels = {f"{name} ({peer['path']})" for name, peer in report["peers"].items()}
+    figure, axes = plt.subplots(figsize=(10, 0.32 * len(rows) + 1.6))
+    labels = [label for label, _ in rows][::-1]
+    ratios = [ratio for _, ratio in rows][::-1]
+    colours = ["#9a9a9a" if label in peer_labels else "#1f6fb4" for label in labels]
+    axes.barh(labels, ratios, color=colours)
+    axes.set_xscale("log")
+    axes.set_xlim(right=max(ratios) * 4)  # room for the labels
+    axes.axvline(1.0, color="black", linewidth=0.8)
+    for y, ratio in enumerate(ratios):
+        axes.text(ratio, y, f" {ratio_text(ratio)}", va="center", fontsize=7)
+    axes.set_xlabel("random self-play steps/s, as a multiple of PettingZoo connect_four_v3 (AEC loop)")
+    machine = report["machine"]
+    axes.set_title(
+        f"treasure-envs (blue) vs peers (grey); {machine['cpu_model']}, {machine['usable_cpus']} cpus, "
+        f"{report['machine']['date'][:10]}",
+        fontsize=9,
+    )
+    axes.tick_params(axis="y", labelsize=7)
+    figure.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    figure.savefig(path, dpi=120)
+    plt.close(figure)
+    return {"path": str(path), "reason": None}
+
+
+# -- the command ------------------------------------------------------------------------------
+
+
+def configure_parser(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help=f"{QUICK_SECONDS:g} s per figure and no cold start (the whole run in under a minute)",
+    )
+    parser.add_argument(
+        "--seconds",
+        type=float,
+        default=None,
+        help=f"wall-clock budget of each throughput figure (default {DEFAULT_SECONDS:g}, "
+        f"--quick {QUICK_SECONDS:g})",
+    )
+    parser.add_argument(
+        "--games", nargs="+", default=None, metavar="GAME", help="registered games to measure (default: all)"
+    )
+    parser.add_argument("--no-peers", action="store_true", help="skip the peer libraries (recorded as null)")
+    parser.add_argument(
+        "--memory-games",
+        type=int,
+        default=MEMORY_GAMES,
+        help=f"games in the batch whose memory is measured (default {MEMORY_GAMES:,})",
+    )
+    parser.add_argument(
+        "--out",
+        default="bench-results",
+        metavar="DIR",
+        help="where bench.json, bench.md and bench.png go (default bench-results)",
+    )
+
+
+def command_line(args: argparse.Namespace) -> str:
+    """The `treasure-envs bench` command that repeats this run."""
+    words = ["treasure-envs", "bench"]
+    if args.quick:
+        words.append("--quick")
+    if args.seconds != (QUICK_SECONDS if args.quick else DEFAULT_SECONDS):
+        words += ["--seconds", f"{args.seconds:g}"]
+    if args.games:
+        words += ["--games", *args.games]
+    if args.no_peers:
+        words.append("--no-peers")
+    if args.memory_games != MEMORY_GAMES:
+        words += ["--memory-games", str(args.memory_games)]
+    if args.out != "bench-results":
+        words += ["--out", args.out]
+    return " ".join(words)
+
+
+def run_bench(args: argparse.Namespace) -> int:
+    """The `bench` subcommand: measure, print the table, write the JSON and the chart."""
+    if args.seconds is None:
+        args.seconds = QUICK_SECONDS if args.quick else DEFAULT_SECONDS
+    if not args.seconds > 0:
+        raise ValueError(f"--seconds must be positive; got {args.seconds:g}")
+    if args.memory_games < 1:
+        raise ValueError(f"--memory-games must be at least 1; got {args.memory_games}")
+    games = args.games or game_names()
+    unknown = [game for game in games if game not in GAMES]
+    if unknown:
+        raise ValueError(f"unknown games {unknown}; registered games are {game_names()}")
+    load_before = os.getloadavg()
+    all_threads = numba.config.NUMBA_NUM_THREADS
+    sample_seconds = max(0.1, min(BUSY_SAMPLE_SECONDS, args.seconds))  # /proc/stat counts 10 ms ticks
+    busy_cores: dict[str, float | None] = {"peers": other_busy_cores(sample_seconds)}
+    report: dict[str, Any] = {
+        "schema_version": SCHEMA_VERSION,
+        "command": command_line(args),
+        "settings": {
+            "seconds": args.seconds,
+            "quick": args.quick,
+            "batch_sizes": list(BATCH_SIZES),
+            "thread_counts": sorted({1, all_threads}),
+            "playout_batch": PLAYOUT_BATCH,
+            "playout_steps_per_call": PLAYOUT_STEPS_PER_CALL,
+            "memory_games": args.memory_games,
+            "seed": SEED,
+        },
+    }
+    report["peers"] = measure_peers(args.seconds, "skipped (--no-peers)" if args.no_peers else None)
+    report["reference"] = {
+        "name": REFERENCE,
+        "steps_per_second": report["peers"][REFERENCE]["steps_per_second"],
+    }
+    report["games"] = {}
+    for game in games:
+        busy_cores[game] = other_busy_cores(sample_seconds)
+        report["games"][game] = measure_game(game, args, all_threads)
+    busy_cores["after"] = other_busy_cores(sample_seconds)
+    report["busy_cores"] = busy_cores
+    report["targets"] = evaluate_targets(report)
+    report["machine"] = machine_info()
+    report["load_average"] = {"before": list(load_before), "after": list(os.getloadavg())}
+    out = Path(args.out)
+    report["chart"] = draw_chart(report, out / "bench.png")
+    out.mkdir(parents=True, exist_ok=True)
+    with open(out / "bench.json", "w") as file:
+        json.dump(report, file, indent=2)
+        file.write("\n")
+    (out / "bench.md").write_text(markdown(report))
+    print_report(report)
+    chart = report["chart"]["path"] or report["chart"]["reason"]
+    print(f"\nfigures: {out / 'bench.json'}; tables for the README: {out / 'bench.md'}; chart: {chart}")
+    return 0
+
+
+def add_subcommand(subparsers: Any) -> None:
+    """Register `treasure-envs bench` on the CLI's subparsers."""
+    bench = subparsers.add_parser("bench", help=DESCRIPTION, description=DESCRIPTION)
+    configure_parser(bench)
+    bench.set_defaults(run=run_bench)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`python -m treasure_core.bench` (the same as `treasure-envs bench`)."""
+    parser = argparse.ArgumentParser(prog="treasure-envs bench", description=DESCRIPTION)
+    configure_parser(parser)
+    try:
+        return run_bench(parser.parse_args(argv))
+    except ValueError as error:
+        print(f"treasure-envs bench: error: {error}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
