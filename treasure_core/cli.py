@@ -1,4 +1,4 @@
-"""The `treasure-envs` command: list the games, run self-play, or play one seat yourself."""
+"""The `treasure-envs` command: list, self-play, play a seat yourself, train, evaluate, benchmark."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 from tqdm import tqdm
 
+from treasure_core import evaluate, train
 from treasure_core.aec import TreasureAECEnv
 from treasure_core.agents import Agent, RandomAgent
 from treasure_core.bench import add_subcommand as add_bench_subcommand
@@ -45,7 +46,9 @@ def _flag_pairs(game: GameSpec, flags: list[str]) -> list[str]:
     return pairs
 
 
-def _options(game: GameSpec, pairs: list[str], players: int | None, flags: list[str] = ()) -> dict[str, Any]:
+def parse_options(
+    game: GameSpec, pairs: list[str], players: int | None, flags: list[str] = ()
+) -> dict[str, Any]:
     """`--option name=value` pairs, game-option flags and --players -> constructor options."""
     declared = {option.name: option for option in game.options}
     options: dict[str, Any] = {}
@@ -96,7 +99,7 @@ def _warm_up(env: TreasureAECEnv, agents: list[Agent]) -> None:
 
 def cmd_selfplay(args: argparse.Namespace) -> int:
     game = get_game(args.game)
-    options = _options(game, args.option, args.players, args.game_flags)
+    options = parse_options(game, args.option, args.players, args.game_flags)
     n = options["num_players"]
     kinds = args.agents.split(",")
     if len(kinds) == 1:
@@ -158,7 +161,7 @@ def _ask(prompt: str) -> str:
 
 def cmd_play(args: argparse.Namespace) -> int:
     game = get_game(args.game)
-    options = _options(game, args.option, args.players, args.game_flags)
+    options = parse_options(game, args.option, args.players, args.game_flags)
     n = options["num_players"]
     if not 0 <= args.seat < n:
         raise ValueError(f"--seat must be from 0 to {n - 1}; got {args.seat}")
@@ -237,6 +240,8 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--opponents", default="bot", help="random or a scripted bot")
     play.add_argument("--seed", type=int, default=None)
     play.set_defaults(run=cmd_play)
+    train.add_subcommand(sub)
+    evaluate.add_subcommand(sub)
     add_bench_subcommand(sub)
     return parser
 

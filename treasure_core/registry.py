@@ -22,6 +22,9 @@ def register(name: str, module: str) -> None:
     """Register a game from outside the library: `module` must expose `GAME`."""
     GAMES[name] = module
     _loaded.pop(name, None)
+    from treasure_core.single_agent import register_gymnasium_envs
+
+    register_gymnasium_envs()  # the new game gets its Gymnasium id too
 
 
 def game_names() -> list[str]:

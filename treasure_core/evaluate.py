@@ -1,0 +1,352 @@
+"""Evaluate policies on any registered game: win rates with 95% intervals, a round-robin table
+with Elo ratings, and a learning-curve picture from a training run's logs.
+
+A policy is named by a string: "random", one of the game's scripted bots, or the path of a
+MaskablePPO checkpoint (.zip). Checkpoints need the `train` extra; the rest does not.
+
+    treasure-envs eval nakbe --checkpoint runs/nakbe/final_model.zip --games 1000
+    treasure-envs eval nakbe --round-robin random,bot,runs/nakbe/final_model.zip
+    treasure-envs eval nakbe --curve runs/nakbe --out docs/img/nakbe_learning_curve.png
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import math
+import sys
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from tqdm import tqdm
+
+from treasure_core.aec import TreasureAECEnv
+from treasure_core.agents import Agent
+from treasure_core.game import GameSpec
+from treasure_core.registry import game_names, get_game
+from treasure_core.single_agent import AgentFactory, agent_factory, play_game
+
+Z95 = 1.959964  # the normal quantile of a two-sided 95% interval
+EVAL_FILE = "eval.csv"
+EVAL_FIELDS = ["steps", "minutes", "opponent", "wins", "games", "win_rate", "low", "high"]
+TRAIN_EXTRA_HINT = 'needs the train extra: pip install torch==2.13.0 && pip install -e ".[train]"'
+
+
+def wilson_interval(successes: float, trials: int) -> tuple[float, float]:
+    """The 95% Wilson score interval of a binomial proportion (sound near 0 and 1)."""
+    if trials <= 0:
+        raise ValueError(f"trials must be positive; got {trials}")
+    p = successes / trials
+    denominator = 1 + Z95**2 / trials
+    centre = (p + Z95**2 / (2 * trials)) / denominator
+    half = Z95 * math.sqrt(p * (1 - p) / trials + Z95**2 / (4 * trials**2)) / denominator
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+@dataclass
+class WinRate:
+    wins: int
+    games: int
+
+    @property
+    def rate(self) -> float:
+        return self.wins / self.games
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        return wilson_interval(self.wins, self.games)
+
+    def __str__(self) -> str:
+        low, high = self.interval
+        return f"{self.rate:.3f} [{low:.3f}, {high:.3f}]"
+
+
+def _winners(info: dict[str, Any], game: GameSpec) -> list[bool]:
+    if "winner" not in info:
+        raise ValueError(f"{game.name}: final_info has no 'winner' list, so win rates cannot be counted")
+    return list(info["winner"])
+
+
+def _series(
+    game: GameSpec,
+    options: dict[str, Any],
+    seating: Callable[[int, int], list[AgentFactory]],
+    n_games: int,
+    seed: int,
+    progress: bool = False,
+    label: str = "",
+) -> Iterator[tuple[int, list[bool]]]:
+    """Play n_games, game g with the agents seating(g, num_players) makes; yield (g, winners).
+    Game g's seeds depend only on (seed, g), so two series with the same seed deal alike."""
+    if n_games < 1:
+        raise ValueError(f"the number of games must be at least 1; got {n_games}")
+    aec = TreasureAECEnv(game, **options)
+    n = aec.num_players
+    for g in tqdm(range(n_games), desc=label or "games", disable=not progress, leave=False):
+        base = (seed * 1_000_003 + g) * (n + 1)
+        agents = [factory(base + p) for p, factory in enumerate(seating(g, n))]
+        yield g, _winners(play_game(aec, agents, base + n), game)
+
+
+def win_rate(
+    game: GameSpec,
+    options: dict[str, Any],
+    player: AgentFactory,
+    opponent: AgentFactory,
+    n_games: int,
+    seed: int = 0,
+    progress: bool = False,
+    label: str = "",
+) -> WinRate:
+    """`player` in one seat against `opponent` in all others, over n_games; the player's seat
+    rotates (game g: seat g mod n). A shared victory counts as a win."""
+
+    def seating(g: int, n: int) -> list[AgentFactory]:
+        return [player if p == g % n else opponent for p in range(n)]
+
+    series = _series(game, options, seating, n_games, seed, progress, label)
+    return WinRate(sum(winners[g % len(winners)] for g, winners in series), n_games)
+
+
+def match_score(
+    game: GameSpec,
+    options: dict[str, Any],
+    first: AgentFactory,
+    second: AgentFactory,
+    n_games: int,
+    seed: int = 0,
+) -> float:
+    """`first`'s score against `second`: each game seats them alternately (first in the even
+    seats on even games, in the odd seats on odd games); a game scores 1 when only `first`'s
+    seats win, 0 when only `second`'s do, 1/2 when both share the victory."""
+
+    def seating(g: int, n: int) -> list[AgentFactory]:
+        return [first if (p + g) % 2 == 0 else second for p in range(n)]
+
+    total = 0.0
+    for g, winners in _series(game, options, seating, n_games, seed):
+        first_won = any(w for p, w in enumerate(winners) if (p + g) % 2 == 0)
+        second_won = any(w for p, w in enumerate(winners) if (p + g) % 2 == 1)
+        total += 1.0 if first_won and not second_won else 0.5 if first_won else 0.0
+    return total / n_games
+
+
+def elo_ratings(scores: np.ndarray, games: np.ndarray, anchor: int = 0) -> np.ndarray:
+    """Bradley-Terry ratings on the Elo scale from pairwise results: scores[i, j] is i's
+    total score against j (wins plus half the shared games) over games[i, j] games. Each pair
+    also counts one virtual drawn game, so a clean sweep gives a finite rating. The rating of
+    policy `anchor` is 0."""
+    k = len(scores)
+    wins = scores + 0.5 * (games > 0)  # the virtual draw, half a win each way
+    played = games + 1.0 * (games > 0)
+    strength = np.ones(k)
+    for _ in range(10_000):  # the MM algorithm (Hunter 2004), a few hundred steps suffice
+        previous = strength.copy()
+        for i in range(k):
+            denominator = sum(played[i, j] / (strength[i] + strength[j]) for j in range(k) if j != i)
+            if denominator > 0:
+                strength[i] = wins[i].sum() / denominator
+        strength /= np.exp(np.mean(np.log(strength)))
+        if np.max(np.abs(np.log(strength) - np.log(previous))) < 1e-10:
+            break
+    ratings = 400.0 * np.log10(strength)
+    return ratings - ratings[anchor]
+
+
+def round_robin(
+    game: GameSpec,
+    options: dict[str, Any],
+    players: dict[str, AgentFactory],
+    n_games: int,
+    seed: int = 0,
+    progress: bool = False,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Every pair plays n_games (match_score). Returns (the score table, row against column,
+    and the Elo ratings with the first player at 0)."""
+    names = list(players)
+    k = len(names)
+    table = np.full((k, k), np.nan)
+    pairs = [(i, j) for i in range(k) for j in range(i + 1, k)]
+    for i, j in tqdm(pairs, desc="round robin", disable=not progress):
+        score = match_score(game, options, players[names[i]], players[names[j]], n_games, seed)
+        table[i, j], table[j, i] = score, 1.0 - score
+    games = np.where(np.isnan(table), 0.0, float(n_games))
+    return table, elo_ratings(np.nan_to_num(table) * n_games, games)
+
+
+def policy_factory(game: GameSpec, name: str, deterministic: bool = True) -> tuple[AgentFactory, dict]:
+    """A policy name -> (a factory seed -> Agent, the run settings of a checkpoint or {})."""
+    if not name.endswith(".zip"):
+        return agent_factory(game, name), {}
+    try:
+        from treasure_core.policy import PolicyAgent, load_checkpoint
+    except ImportError as error:
+        raise ValueError(f"loading the checkpoint {name} {TRAIN_EXTRA_HINT} ({error})") from error
+    policy, settings = load_checkpoint(name)
+    if settings.get("game", game.name) != game.name:
+        raise ValueError(f"{name} was trained on {settings['game']}, not {game.name}")
+    dims = game.dims(game.make_params(game.validate(settings.get("options", {}))))
+    trained = (policy.observation_space.shape, int(policy.action_space.n))
+    if trained != ((dims.obs_size,), dims.n_actions):
+        raise ValueError(
+            f"{name} takes observations of shape {trained[0]} and {trained[1]} actions; {game.env_name} "
+            f"has ({dims.obs_size},) and {dims.n_actions}: it was trained on another version of the game"
+        )
+
+    def make(seed: int) -> Agent:
+        return PolicyAgent(policy, seed, deterministic=deterministic, name=Path(name).stem)
+
+    return make, settings
+
+
+def read_eval_log(run_dir: str | Path) -> list[dict[str, Any]]:
+    path = Path(run_dir) / EVAL_FILE
+    if not path.is_file():
+        raise ValueError(f"no {EVAL_FILE} in {run_dir}: is it the output folder of `treasure-envs train`?")
+    with path.open() as file:
+        rows = list(csv.DictReader(file))
+    for row in rows:
+        for key in EVAL_FIELDS:
+            if key != "opponent":
+                row[key] = float(row[key])
+    return rows
+
+
+def learning_curve(run_dir: str | Path, out: str | Path, title: str | None = None) -> Path:
+    """Plot the win rates logged during training (with their 95% intervals) against the
+    training steps, and the chance level 1/num_players; save a PNG."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError as error:
+        raise ValueError(f"plotting {TRAIN_EXTRA_HINT} ({error})") from error
+    import json
+
+    rows = read_eval_log(run_dir)
+    settings_path = Path(run_dir) / "run.json"
+    settings = json.loads(settings_path.read_text()) if settings_path.is_file() else {}
+    figure, axes = plt.subplots(figsize=(7, 4.2), dpi=110)
+    for opponent in dict.fromkeys(row["opponent"] for row in rows):
+        mine = [row for row in rows if row["opponent"] == opponent]
+        steps = np.array([row["steps"] for row in mine])
+        axes.plot(steps, [row["win_rate"] for row in mine], marker="o", ms=3, label=f"vs {opponent}")
+        axes.fill_between(steps, [row["low"] for row in mine], [row["high"] for row in mine], alpha=0.2)
+    players = settings.get("options", {}).get("num_players")
+    if players:
+        axes.axhline(1 / players, color="grey", ls="--", lw=1, label=f"1/{players} (an equal player)")
+    axes.set_xlabel("training steps (learner decisions)")
+    axes.set_ylabel("win rate (95% interval)")
+    axes.set_ylim(0, 1)
+    axes.grid(alpha=0.3)
+    axes.legend(loc="best")
+    if title is None and settings:
+        games = int(rows[-1]["games"])
+        title = (
+            f"MaskablePPO on {settings['game']}, {players} players: {games} eval games per point, "
+            f"learner's seat rotated"
+        )
+    axes.set_title(title or "learning curve", fontsize=9)
+    figure.tight_layout()
+    out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    figure.savefig(out)
+    plt.close(figure)
+    return out
+
+
+# -- command line ----------------------------------------------------------------------------
+def _print_win_rates(
+    game: GameSpec, options: dict[str, Any], player: AgentFactory, args: argparse.Namespace
+) -> None:
+    n = options["num_players"]
+    print(
+        f"{args.checkpoint} on {game.title}, {n} players: {args.games} games per opponent, "
+        f"its seat rotated, the opponent in every other seat"
+    )
+    print(f"{'opponent':<12}{'win rate':>10}{'95% interval':>20}")
+    for kind in ["random", *game.bots]:
+        opponent = agent_factory(game, kind)
+        result = win_rate(game, options, player, opponent, args.games, args.seed, not args.no_progress, kind)
+        low, high = result.interval
+        print(f"{kind:<12}{result.rate:>10.3f}{f'[{low:.3f}, {high:.3f}]':>20}")
+    print(f"(an equal player wins 1/{n} = {1 / n:.3f}; a shared victory counts as a win)")
+
+
+def _print_round_robin(game: GameSpec, options: dict[str, Any], args: argparse.Namespace) -> None:
+    names = [name.strip() for name in args.round_robin.split(",") if name.strip()]
+    if len(names) < 2 or len(set(names)) != len(names):
+        raise ValueError(f"--round-robin needs two or more different policies; got {names}")
+    players = {name: policy_factory(game, name, deterministic=not args.sample)[0] for name in names}
+    table, ratings = round_robin(game, options, players, args.games, args.seed, not args.no_progress)
+    labels = [Path(name).stem if name.endswith(".zip") else name for name in names]
+    width = max(12, *(len(label) + 2 for label in labels))
+    print(
+        f"Round robin on {game.title}, {options['num_players']} players, {args.games} games per pair; "
+        "seats alternate between the two policies; score = row's share of the wins against column"
+    )
+    print(f"{'':<{width}}" + "".join(f"{label:>{width}}" for label in labels) + f"{'Elo':>8}")
+    for i, label in enumerate(labels):
+        cells = "".join(f"{'-' if i == j else f'{table[i, j]:.3f}':>{width}}" for j in range(len(labels)))
+        print(f"{label:<{width}}{cells}{ratings[i]:>8.0f}")
+    print(f"(Elo: Bradley-Terry fit, {labels[0]} = 0)")
+
+
+def run(args: argparse.Namespace) -> int:
+    from treasure_core.cli import parse_options
+
+    try:
+        game = get_game(args.game)
+        if not (args.checkpoint or args.round_robin or args.curve):
+            raise ValueError("give --checkpoint, --round-robin or --curve (or several)")
+        if args.games < 1:
+            raise ValueError(f"--games must be at least 1; got {args.games}")
+        pairs, players = list(args.option), args.players
+        flags = list(getattr(args, "game_flags", []))
+        if args.checkpoint:
+            player, settings = policy_factory(game, args.checkpoint, deterministic=not args.sample)
+            trained = settings.get("options", {})
+            if players is None and not pairs and not flags and trained:  # default: the checkpoint's own game
+                pairs = [f"{k}={v}" for k, v in trained.items() if k != "illegal_action"]
+        options = parse_options(game, pairs, players, flags)
+        if args.checkpoint:
+            _print_win_rates(game, options, player, args)
+        if args.round_robin:
+            _print_round_robin(game, options, args)
+        if args.curve:
+            out = args.out or str(Path(args.curve) / "learning_curve.png")
+            print(f"learning curve: {learning_curve(args.curve, out)}")
+    except ValueError as error:
+        print(f"treasure-envs: error: {error}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def add_game_arguments(parser: argparse.ArgumentParser) -> None:
+    """GAME, --players and --option, as the other subcommands take them."""
+    parser.add_argument("game", choices=game_names())
+    parser.add_argument("--players", type=int, default=None, help="number of players")
+    parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="a game option")
+
+
+def add_subcommand(subparsers: Any) -> None:
+    """Register `treasure-envs eval`."""
+    parser = subparsers.add_parser(
+        "eval", help="win rates of a checkpoint, a round robin with Elo, a learning curve"
+    )
+    add_game_arguments(parser)
+    parser.add_argument("--checkpoint", help="a model .zip: its win rates against random and each bot")
+    parser.add_argument(
+        "--round-robin", help="comma-separated policies (random, a bot name, .zip checkpoints)"
+    )
+    parser.add_argument("--curve", metavar="RUN_DIR", help="plot the learning curve of a training run")
+    parser.add_argument("--out", help="the PNG to write (default RUN_DIR/learning_curve.png)")
+    parser.add_argument("--games", type=int, default=1000, help="games per opponent or per pair")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--sample", action="store_true", help="sample checkpoints' moves (default: argmax)")
+    parser.add_argument("--no-progress", action="store_true")
+    parser.set_defaults(run=run)

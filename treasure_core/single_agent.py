@@ -1,0 +1,321 @@
+"""A Gymnasium single-agent view of any registered game, for single-agent RL libraries.
+
+The learner holds one seat (fixed, or a random seat each game); every other seat is played by
+an opponent policy: random, one of the game's scripted bots, a frozen snapshot of a trained
+model, or a draw from an `OpponentPool` made afresh each game. `step` applies the learner's
+action and then lets the opponents play until it is the learner's turn again or the game is
+over, so a game with several decisions in a row, or with simultaneous turns taken in seat order
+(Karuba), needs nothing special: the kernels say who acts next.
+
+The reward is 0 until the game ends, then the learner's own final reward (the game's `reward`
+option: win_loss or score_diff), whoever made the last move. `action_masks()` serves
+sb3-contrib's MaskablePPO. Every registered game is a Gymnasium id:
+
+>>> env = gymnasium.make("treasure_envs/Nakbe-v1", opponents="bot", num_players=4)
+
+This module imports no deep-learning library; model snapshots come from treasure_core.policy.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from treasure_core.aec import TreasureAECEnv, agent_name
+from treasure_core.agents import Agent, RandomAgent
+from treasure_core.game import GameSpec
+from treasure_core.header import CURRENT_PLAYER, TERMINAL
+from treasure_core.registry import GAMES, get_game
+
+GYM_NAMESPACE = "treasure_envs"
+SEED_BOUND = 2**63
+
+# An opponent is given as a name ("random" or one of the game's bots), a factory
+# `seed -> Agent` (a bot class, RandomAgent, a PolicyAgent snapshot's factory), or an Agent.
+OpponentSpec = str | Callable[[int], Agent] | Agent
+AgentFactory = Callable[[int], Agent]
+
+
+def gym_id(game_name: str) -> str:
+    """The Gymnasium id of a game, versioned as its env_name: nakbe_v1 -> "treasure_envs/Nakbe-v1"."""
+    version = get_game(game_name).env_name.rsplit("_v", 1)[1]
+    title = "".join(part.capitalize() for part in game_name.split("_"))
+    return f"{GYM_NAMESPACE}/{title}-v{version}"
+
+
+def register_gymnasium_envs() -> list[str]:
+    """Register every game in the registry with Gymnasium (games registered later are added
+    on the next call). Returns the ids. The registry imports each game for its version
+    (a few tens of milliseconds each, no compilation)."""
+    ids = []
+    for name in GAMES:
+        env_id = gym_id(name)
+        if env_id not in gymnasium.registry:
+            gymnasium.register(
+                id=env_id,
+                entry_point="treasure_core.single_agent:TreasureGymEnv",
+                kwargs={"game": name},
+                disable_env_checker=False,
+            )
+        ids.append(env_id)
+    return ids
+
+
+def agent_factory(game: GameSpec, spec: OpponentSpec) -> AgentFactory:
+    """An opponent spec -> a factory `seed -> Agent`; unknown names are a ValueError."""
+    if isinstance(spec, str):
+        if spec == "random":
+            return RandomAgent
+        if spec in game.bots:
+            return game.bots[spec]
+        choices = ", ".join(["random", *game.bots])
+        raise ValueError(f"{game.name}: unknown opponent {spec!r}; choose from {choices}, or give an Agent")
+    if isinstance(spec, Agent):
+        return lambda seed: spec
+    if callable(spec):
+        return spec
+    raise ValueError(
+        f"{game.name}: an opponent must be a name, a factory seed -> Agent, or an Agent; got {spec!r}"
+    )
+
+
+class OpponentPool:
+    """Opponents drawn afresh for every game, seat by seat: with probability `fixed_share` one
+    of the fixed opponents (by default the game's first scripted bot), otherwise one of the
+    newest `max_snapshots` snapshots added with `add` (the fixed ones while there are none)."""
+
+    def __init__(
+        self,
+        game: str | GameSpec,
+        fixed: Sequence[OpponentSpec] | None = None,
+        fixed_share: float = 0.5,
+        max_snapshots: int = 10,
+    ):
+        self.game = get_game(game) if isinstance(game, str) else game
+        if fixed is None:
+            fixed = [next(iter(self.game.bots), "random")]
+        if len(fixed) == 0:
+            raise ValueError("an OpponentPool needs at least one fixed opponent")
+        if not 0.0 <= fixed_share <= 1.0:
+            raise ValueError(f"fixed_share must be from 0 to 1; got {fixed_share!r}")
+        if isinstance(max_snapshots, bool) or not isinstance(max_snapshots, int) or max_snapshots < 1:
+            raise ValueError(f"max_snapshots must be a positive integer; got {max_snapshots!r}")
+        self.fixed = [agent_factory(self.game, spec) for spec in fixed]
+        self.fixed_share = float(fixed_share)
+        self.max_snapshots = max_snapshots
+        self.snapshots: list[AgentFactory] = []
+
+    def add(self, snapshot: OpponentSpec) -> None:
+        """Add a snapshot; the oldest is dropped beyond max_snapshots."""
+        self.snapshots.append(agent_factory(self.game, snapshot))
+        del self.snapshots[: -self.max_snapshots]
+
+    def draw(self, rng: np.random.Generator, n_seats: int) -> list[AgentFactory]:
+        drawn = []
+        for _ in range(n_seats):
+            group = self.fixed if not self.snapshots or rng.random() < self.fixed_share else self.snapshots
+            drawn.append(group[int(rng.integers(len(group)))])
+        return drawn
+
+
+class _FixedOpponents:
+    """The same opponents every game: one spec for all seats, or one per opponent seat."""
+
+    def __init__(self, game: GameSpec, specs: OpponentSpec | Sequence[OpponentSpec], n_seats: int):
+        if isinstance(specs, (list, tuple)):
+            if len(specs) != n_seats:
+                raise ValueError(
+                    f"{game.name}: give one opponent for all seats or {n_seats} (one per other seat, "
+                    f"in seat order after the learner); got {len(specs)}"
+                )
+            self.factories = [agent_factory(game, spec) for spec in specs]
+        else:
+            self.factories = [agent_factory(game, specs)] * n_seats
+
+    def draw(self, rng: np.random.Generator, n_seats: int) -> list[AgentFactory]:
+        return list(self.factories)
+
+
+def _opponent_source(game: GameSpec, opponents: Any, n_seats: int) -> OpponentPool | _FixedOpponents:
+    if isinstance(opponents, OpponentPool):
+        if opponents.game.name != game.name:
+            raise ValueError(f"the opponent pool is for {opponents.game.name}, not {game.name}")
+        return opponents
+    return _FixedOpponents(game, opponents, n_seats)
+
+
+class TreasureGymEnv(gymnasium.Env):
+    """One seat of a game as a Gymnasium env (see the module docstring).
+
+    game: a registered name or a GameSpec. opponents: a name ("random", a bot), a factory
+    seed -> Agent, an Agent, a list of these (one per other seat, in seat order after the
+    learner), or an OpponentPool. learner_seat: a seat number, or "random" for a uniformly
+    random seat each game. illegal_action: "raise" (ValueError, nothing changes) or
+    "penalize" (reward -1, the episode ends). Other keyword arguments are the game's options.
+    `reset(options={"learner_seat": k, "opponents": ...})` overrides both for one game.
+    """
+
+    metadata = {"render_modes": ["ansi", "human", "rgb_array"], "render_fps": 2}
+
+    def __init__(
+        self,
+        game: str | GameSpec,
+        opponents: Any = "random",
+        learner_seat: int | str = "random",
+        render_mode: str | None = None,
+        illegal_action: str = "raise",
+        **options: Any,
+    ):
+        super().__init__()
+        self.game = get_game(game) if isinstance(game, str) else game
+        if "illegal_action" in options:  # never reaches the AEC env: the wrapper handles it
+            raise ValueError("pass illegal_action to the wrapper, not as a game option")
+        if illegal_action not in ("raise", "penalize"):
+            raise ValueError(f"illegal_action must be 'raise' or 'penalize'; got {illegal_action!r}")
+        self.illegal_action = illegal_action
+        self.aec = TreasureAECEnv(self.game, render_mode=render_mode, **options)
+        self.options = self.aec.options
+        self.num_players = self.aec.num_players
+        self.learner_seat_choice = self._check_seat(learner_seat)
+        self.opponents = _opponent_source(self.game, opponents, self.num_players - 1)
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be None or one of {self.metadata['render_modes']}")
+        self.render_mode = render_mode
+        dims = self.aec.dims
+        self.observation_space = spaces.Box(0.0, 1.0, (dims.obs_size,), np.float32)
+        self.action_space = spaces.Discrete(dims.n_actions)
+        self.learner_seat = 0
+        self.seat_agents: list[Agent | None] = [None] * self.num_players
+        self._penalized = False
+        self._returns = np.zeros(self.num_players, np.float32)
+        self._started = False
+
+    def _check_seat(self, seat: Any) -> int | str:
+        if seat == "random":
+            return seat
+        is_integer = isinstance(seat, (int, np.integer)) and not isinstance(seat, (bool, np.bool_))
+        if is_integer and 0 <= seat < self.num_players:
+            return int(seat)
+        raise ValueError(f"learner_seat must be 'random' or from 0 to {self.num_players - 1}; got {seat!r}")
+
+    # -- the pieces the vectorised env drives -----------------------------------------------
+    def begin_game(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Seed, pick the seat and opponents, deal the game; the opponents have not moved yet."""
+        super().reset(seed=seed)
+        options = dict(options or {})
+        unknown = set(options) - {"learner_seat", "opponents"}
+        if unknown:
+            raise ValueError(f"reset options are learner_seat and opponents; got {sorted(unknown)}")
+        choice = self._check_seat(options.get("learner_seat", self.learner_seat_choice))
+        rng = self.np_random
+        self.learner_seat = int(rng.integers(self.num_players)) if choice == "random" else int(choice)
+        source = self.opponents
+        if "opponents" in options:
+            source = _opponent_source(self.game, options["opponents"], self.num_players - 1)
+        factories = source.draw(rng, self.num_players - 1)
+        self.seat_agents = [None] * self.num_players
+        for k, factory in enumerate(factories):
+            seat = (self.learner_seat + 1 + k) % self.num_players
+            self.seat_agents[seat] = factory(int(rng.integers(SEED_BOUND)))
+        self.aec.render_viewer = self.learner_seat
+        self.aec.reset(seed=int(rng.integers(SEED_BOUND)))
+        self._penalized = False
+        self._started = True
+
+    def waiting_opponent(self) -> tuple[Agent, str] | None:
+        """The opponent to act now and its agent name, or None (the learner's turn, or over)."""
+        state = self.aec._state
+        if self._penalized or state[TERMINAL]:
+            return None
+        seat = int(state[CURRENT_PLAYER])
+        if seat == self.learner_seat:
+            return None
+        return self.seat_agents[seat], agent_name(seat)
+
+    def opponent_step(self, action: int) -> None:
+        self.aec.step(action)
+
+    def play_opponents(self) -> None:
+        """Let the opponents move until the learner must decide or the game is over."""
+        while (waiting := self.waiting_opponent()) is not None:
+            opponent, agent = waiting
+            self.opponent_step(opponent.act(self.aec, agent))
+
+    def learner_step(self, action: Any) -> None:
+        """Apply the learner's action; an illegal one raises or ends the game with a penalty."""
+        if not self._started:
+            raise RuntimeError(f"{gym_id(self.game.name)}: call reset() first")
+        if self.is_over():
+            raise RuntimeError(f"{gym_id(self.game.name)}: the episode is over; call reset()")
+        try:
+            self.aec.step(action)
+        except ValueError:
+            if self.illegal_action == "raise":
+                raise
+            self._penalized = True
+
+    def is_over(self) -> bool:
+        return self._penalized or bool(self.aec._state[TERMINAL])
+
+    def observation(self) -> np.ndarray:
+        return self.aec.observe(agent_name(self.learner_seat))["observation"]
+
+    def outcome(self) -> tuple[float, bool, dict[str, Any]]:
+        """(the learner's reward, terminated, info) after the opponents have played."""
+        if self._penalized:
+            return -1.0, True, {"learner_seat": self.learner_seat, "illegal_action": True}
+        if not self.aec._state[TERMINAL]:
+            return 0.0, False, {}
+        # The learner's own final reward, whoever moved last.
+        self.game.kernels.returns(self.aec._state, self._returns)
+        info = {
+            key: value[self.learner_seat] if isinstance(value, list) else value
+            for key, value in self.game.final_info(self.aec._state).items()
+        }
+        info["learner_seat"] = self.learner_seat
+        return float(self._returns[self.learner_seat]), True, info
+
+    # -- Gymnasium API ------------------------------------------------------------------------
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        self.begin_game(seed, options)
+        self.play_opponents()
+        if self.is_over():
+            raise RuntimeError(
+                f"{self.game.name}: the game ended before the learner's first decision; the "
+                "single-agent wrapper needs games in which every seat decides at least once"
+            )
+        return self.observation(), {"learner_seat": self.learner_seat}
+
+    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        self.learner_step(action)
+        self.play_opponents()
+        reward, terminated, info = self.outcome()
+        return self.observation(), reward, terminated, False, info
+
+    def action_masks(self) -> np.ndarray:
+        """The learner's legal actions (all False once the game is over), for MaskablePPO."""
+        if self.is_over():
+            return np.zeros(self.action_space.n, np.bool_)
+        return self.aec.observe(agent_name(self.learner_seat))["action_mask"].astype(np.bool_)
+
+    def render(self) -> str | np.ndarray | None:
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() was called without a render_mode")
+            return None
+        return self.aec.render()
+
+
+def play_game(aec: TreasureAECEnv, seat_agents: Sequence[Agent], seed: int) -> dict[str, Any]:
+    """Play one game with an agent in every seat; returns the game's final_info."""
+    aec.reset(seed=seed)
+    state = aec._state
+    while not state[TERMINAL]:
+        seat = int(state[CURRENT_PLAYER])
+        aec.step(seat_agents[seat].act(aec, agent_name(seat)))
+    return aec.game.final_info(state)
