@@ -64,19 +64,19 @@ def test_play_quits_cleanly(monkeypatch, capsys):
 
 
 def test_game_options_as_flags(monkeypatch, capsys):
-    from treasure_core.cli import _options
+    from treasure_core.cli import parse_options
     from treasure_core.registry import get_game
 
     nakbe = get_game("nakbe")
-    assert _options(nakbe, [], None, ["--board", "jungle"])["board"] == "jungle"
-    assert _options(nakbe, [], None, ["--board=jungle", "--snakes", "false"])["snakes"] is False
-    assert _options(nakbe, [], 3, ["--campaign"]) == nakbe.validate({"campaign": True, "num_players": 3})
+    assert parse_options(nakbe, [], None, ["--board", "jungle"])["board"] == "jungle"
+    assert parse_options(nakbe, [], None, ["--board=jungle", "--snakes", "false"])["snakes"] is False
+    assert parse_options(nakbe, [], 3, ["--campaign"]) == nakbe.validate({"campaign": True, "num_players": 3})
     with pytest.raises(ValueError, match="--secret_passage"):
-        _options(nakbe, [], None, ["--colour", "red"])
+        parse_options(nakbe, [], None, ["--colour", "red"])
     with pytest.raises(ValueError, match="--board needs a value"):
-        _options(nakbe, [], None, ["--board"])
+        parse_options(nakbe, [], None, ["--board"])
     with pytest.raises(ValueError, match="campaign"):
-        _options(nakbe, [], None, ["--board", "jungle", "--campaign"])
+        parse_options(nakbe, [], None, ["--board", "jungle", "--campaign"])
     assert main(["selfplay", "nakbe", "--board", "jungle", "--games", "3", "--no-progress"]) == 0
     assert main(["selfplay", "nakbe", "--board", "moon", "--games", "3"]) == 2
     assert "'board' must be one of" in capsys.readouterr().err
