@@ -11,9 +11,10 @@ snapshots, checkpoints, TensorBoard logs and a learning curve around the same pi
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.env_util import make_vec_env
 
-import treasure_core  # registers every game with Gymnasium
+from treasure_core import get_game
 from treasure_core.evaluate import policy_factory, win_rate
 from treasure_core.policy import PolicyAgent
+from treasure_core.single_agent import gym_id  # importing it registers every game with Gymnasium
 
 GAME = "nakbe"
 PLAYERS = 2
@@ -22,13 +23,13 @@ STEPS = 100_000  # learner decisions: a minute or two on one core
 # Eight copies of the Gymnasium env "treasure_envs/Nakbe-v1": the learner's seat, the bot in the
 # other; each env's action_masks() tells MaskablePPO the legal moves.
 env_kwargs = {"opponents": "bot", "num_players": PLAYERS}
-env = make_vec_env(treasure_core.gym_id(GAME), n_envs=8, seed=0, env_kwargs=env_kwargs)
+env = make_vec_env(gym_id(GAME), n_envs=8, seed=0, env_kwargs=env_kwargs)
 model = MaskablePPO("MlpPolicy", env, n_steps=256, batch_size=256, gamma=0.995, seed=0)
 model.learn(total_timesteps=STEPS, progress_bar=True)
 model.save("nakbe_ppo.zip")
 
 # Win rate over 400 games with the seat rotated, against random players and against the bot.
-game = treasure_core.get_game(GAME)
+game = get_game(GAME)
 options = game.validate({"num_players": PLAYERS})
 
 

@@ -7,18 +7,15 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from nakbe_env.data import GUARDIAN_STEPS, NUM_EXPLORERS, SNAKE_COLUMN, TEAM_CARDS, TEAM_SIZE
-from nakbe_env.kernels import destination, landing, legal_mask, snakes_strike
+from nakbe_env.data import NUM_EXPLORERS, SNAKE_COLUMN, TEAM_CARDS, TEAM_SIZE
+from nakbe_env.kernels import destination, in_guardian_reach, landing, legal_mask, snakes_strike
 from nakbe_env.state import (
     DIE,
     EXITED,
     EXPLORER_POS,
-    GUARDIAN_POS,
-    GUARDIAN_START,
     NO_TOKEN,
     OFF_BOARD,
     SPACE_TOKEN,
-    START,
     TEAM_CARD,
 )
 from treasure_core.aec import TreasureAECEnv
@@ -32,22 +29,6 @@ OWN_EXIT = 40.0  # my explorer takes the 8 and the game ends
 OTHER_EXIT = -8.0
 DANGER = 6.0  # my explorer would be the Guardian's next catch
 CAUGHT = -10.0  # my explorer caught at once (a passage behind the Guardian, the snakes)
-
-
-@njit(cache=True)
-def _in_danger(state, explorer, position):
-    """Would the Guardian's next 5-space move stop on this explorer (it is the first one
-    ahead of the Guardian within reach)?"""
-    guardian = state[GUARDIAN_POS]
-    if guardian == GUARDIAN_START or position == START:
-        return False
-    if position - guardian > GUARDIAN_STEPS:
-        return False
-    for e in range(NUM_EXPLORERS):
-        other = state[EXPLORER_POS + e]
-        if e != explorer and other != OFF_BOARD and guardian < other < position:
-            return False
-    return True
 
 
 @njit(cache=True)
@@ -83,7 +64,9 @@ def heuristic_action(state: np.ndarray, player: int) -> int:
             if state[SPACE_TOKEN + stop] != NO_TOKEN:
                 value += TREASURE
             if mine[e]:
-                value += DANGER * (int(_in_danger(state, e, start)) - int(_in_danger(state, e, end)))
+                value += DANGER * (
+                    int(in_guardian_reach(state, e, start)) - int(in_guardian_reach(state, e, end))
+                )
         if value > best_value:
             best_value = value
             best_action = e

@@ -238,6 +238,20 @@ def destination(state: np.ndarray, explorer: int, roll: int) -> int:
 
 
 @njit(cache=True)
+def in_guardian_reach(state: np.ndarray, explorer: int, position: int) -> bool:
+    """Would the Guardian's next 5-space move stop on `explorer` standing at `position` (the
+    first explorer ahead of the Guardian, within reach)?"""
+    guardian = state[GUARDIAN_POS]
+    if guardian == GUARDIAN_START or position == START or position - guardian > GUARDIAN_STEPS:
+        return False
+    for e in range(NUM_EXPLORERS):
+        other = state[EXPLORER_POS + e]
+        if e != explorer and other != OFF_BOARD and guardian < other < position:
+            return False
+    return True
+
+
+@njit(cache=True)
 def can_move(state, explorer, roll):
     position = state[EXPLORER_POS + explorer]
     if position == OFF_BOARD:

@@ -21,10 +21,12 @@ from nakbe_env.data import (
     TEAM_CARDS,
     TEAM_SIZE,
 )
+from nakbe_env.kernels import destination, in_guardian_reach, landing, legal_mask
 from nakbe_env.state import (
     BOX_TOKENS,
     CAMPAIGN,
     DIE,
+    EXITED,
     EXPLORER_DARK,
     EXPLORER_POS,
     EXPLORER_SLOT,
@@ -50,6 +52,17 @@ from nakbe_env.state import (
 from treasure_core.header import CURRENT_PLAYER, NUM_PLAYERS
 
 BEST_SLOT_VALUE = 8
+# What moving each explorer with the die showing would do (public: derived from the board and
+# the die), so a learner need not work out skips, traps and passages from one-hot positions.
+PREVIEW_GAIN = 0  # spaces gained / 16, clipped to [0, 1]
+PREVIEW_BACK = 1  # the move ends behind where it started (the secret passage's fallback)
+PREVIEW_EXITS = 2
+PREVIEW_CAUGHT = 3  # caught at once (a passage behind the Guardian, the snakes)
+PREVIEW_TREASURE = 4  # the move ends on a face-down token
+PREVIEW_REACH_AFTER = 5  # afterwards it is the Guardian's next catch
+PREVIEW_REACH_NOW = 6  # it is the Guardian's next catch where it stands
+PREVIEW_FEATURES = 7
+PREVIEW_GAIN_SCALE = 16.0
 
 PUBLIC_LAYOUT = (
     ("side", NUM_SIDES),  # one-hot: temple, jungle (the board the explorers are on)
@@ -73,6 +86,7 @@ OBS_LAYOUT = PUBLIC_LAYOUT + (
     ("seat_in_game", MAX_PLAYERS),  # relative seats that exist
     ("seat_to_act", MAX_PLAYERS),  # relative seat of the player to act, one-hot
     ("move_share", MAX_PLAYERS * NUM_EXPLORERS),  # [relative seat, explorer]: share of its moves
+    ("move_preview", NUM_EXPLORERS * PREVIEW_FEATURES),  # [explorer, feature]: moving it with this die
 )
 FULL_LAYOUT = PUBLIC_LAYOUT + (
     ("token_value_on_space", NUM_SPACES),  # face-down token value / 3 (0 where none)
@@ -119,6 +133,7 @@ _TOKEN_COUNTS = OBS["token_counts"][0]
 _OBS_SEATS = OBS["seat_in_game"][0]
 _OBS_TO_ACT = OBS["seat_to_act"][0]
 _OBS_MOVES = OBS["move_share"][0]
+_PREVIEW = OBS["move_preview"][0]
 _TOKEN_VALUE = FULL["token_value_on_space"][0]
 _TEAMS = FULL["team_of_seat"][0]
 _SEAT_TOKENS = FULL["token_values_of_seat"][0]
@@ -200,6 +215,36 @@ def observe(state: np.ndarray, player: int, out: np.ndarray) -> None:
         out[_OBS_SEATS + relative] = 1.0
         write_move_share(state, seat, out, _OBS_MOVES + relative * NUM_EXPLORERS)
     out[_OBS_TO_ACT + (state[CURRENT_PLAYER] - player) % n] = 1.0
+    write_move_preview(state, out, _PREVIEW)
+
+
+@njit(cache=True)
+def write_move_preview(state: np.ndarray, out: np.ndarray, start: int) -> None:
+    """Per explorer that may move with the die showing: where the move leads (zeros for the
+    others, and once the game is over)."""
+    mask = np.zeros(NUM_EXPLORERS, np.int8)
+    legal_mask(state, mask)
+    roll = state[DIE]
+    for e in range(NUM_EXPLORERS):
+        base = start + e * PREVIEW_FEATURES
+        if not mask[e]:
+            continue
+        position = state[EXPLORER_POS + e]
+        out[base + PREVIEW_REACH_NOW] = in_guardian_reach(state, e, position)
+        end = destination(state, e, roll)
+        if end == EXITED:
+            out[base + PREVIEW_EXITS] = 1.0
+            out[base + PREVIEW_GAIN] = 1.0
+            continue
+        stop = landing(state, e, roll)
+        out[base + PREVIEW_TREASURE] = state[SPACE_TOKEN + stop] != NO_TOKEN
+        if end == OFF_BOARD:
+            out[base + PREVIEW_CAUGHT] = 1.0
+            continue
+        gain = end - position
+        out[base + PREVIEW_GAIN] = min(max(gain / PREVIEW_GAIN_SCALE, 0.0), 1.0)
+        out[base + PREVIEW_BACK] = gain < 0
+        out[base + PREVIEW_REACH_AFTER] = in_guardian_reach(state, e, end)
 
 
 @njit(cache=True)

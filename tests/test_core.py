@@ -157,3 +157,20 @@ def test_raw_env_asks_for_reset_first():
         ):
             with pytest.raises(RuntimeError, match="reset"):
                 method(*args)
+
+
+def test_each_game_and_the_gymnasium_ids_import_first_in_a_fresh_interpreter():
+    # A game imports treasure_core; treasure_core must not import the games back while they load.
+    import subprocess
+    import sys
+
+    from treasure_core.registry import GAMES
+
+    for module in GAMES.values():
+        code = f"import {module}; {module}.env().reset(seed=0)"
+        subprocess.run([sys.executable, "-c", code], check=True, timeout=120)
+    code = (
+        "import gymnasium; "
+        "gymnasium.make('treasure_core.single_agent:treasure_envs/Nakbe-v1', opponents='bot').reset(seed=0)"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=120)

@@ -6,10 +6,10 @@ from treasure_core.batch import BatchRunner
 from treasure_core.game import Dims, GameSpec, Kernels
 from treasure_core.options import Option
 from treasure_core.registry import all_games, game_names, get_game, make_env, register
-from treasure_core.single_agent import OpponentPool, TreasureGymEnv, gym_id, register_gymnasium_envs
 
-# Every registered game is a Gymnasium id: gymnasium.make("treasure_envs/Nakbe-v1", opponents="bot").
-register_gymnasium_envs()
+# The Gymnasium side lives in treasure_core.single_agent; importing it registers every game
+# (gymnasium.make("treasure_core.single_agent:treasure_envs/Nakbe-v1") does that import). It is
+# not imported here: registering reads each game's version, and a game imports treasure_core.
 
 __all__ = [
     "Agent",
@@ -17,16 +17,12 @@ __all__ = [
     "Dims",
     "GameSpec",
     "Kernels",
-    "OpponentPool",
     "Option",
     "RandomAgent",
     "TreasureAECEnv",
-    "TreasureGymEnv",
     "all_games",
     "game_names",
     "get_game",
-    "gym_id",
     "make_env",
     "register",
-    "register_gymnasium_envs",
 ]

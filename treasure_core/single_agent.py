@@ -319,3 +319,7 @@ def play_game(aec: TreasureAECEnv, seat_agents: Sequence[Agent], seed: int) -> d
         seat = int(state[CURRENT_PLAYER])
         aec.step(seat_agents[seat].act(aec, agent_name(seat)))
     return aec.game.final_info(state)
+
+
+# Importing this module makes every registered game a Gymnasium id.
+register_gymnasium_envs()
