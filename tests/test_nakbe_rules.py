@@ -743,3 +743,24 @@ def test_moves_by_seat_record_who_moved_which_explorer():
     kernels.step(state, explorer)
     moves = state[MOVES_BY_SEAT : MOVES_BY_SEAT + data.MAX_PLAYERS * data.NUM_EXPLORERS]
     assert moves.sum() == 1 and moves[seat * data.NUM_EXPLORERS + explorer] == 1
+
+
+def test_move_preview_describes_each_legal_move():
+    from nakbe_env import observe
+
+    start = observe.OBS["move_preview"][0]
+    features = observe.PREVIEW_FEATURES
+    board = {name: CHAMBER for name in NAMES} | {"red": 45, "yellow": 10, "green": 4}
+    state = build(board=board, dark=("green",), guardian=CHAMBER, die=3)
+    out = np.zeros(observe.OBS_SIZE, np.float32)
+    observe.observe(state, 0, out)
+    preview = out[start : start + data.NUM_EXPLORERS * features].reshape(data.NUM_EXPLORERS, features)
+    red, yellow, green, purple = (preview[IDX[name]] for name in ("red", "yellow", "green", "purple"))
+    assert red[observe.PREVIEW_EXITS] == 1 and red[observe.PREVIEW_GAIN] == 1
+    # Yellow: 10 -> 13; the Guardian (on the chamber) is 13 away, so out of reach.
+    assert yellow[observe.PREVIEW_GAIN] == pytest.approx(3 / 16) and yellow[observe.PREVIEW_REACH_AFTER] == 0
+    assert not green.any(), "a dark explorer cannot move with a 3: no preview"
+    # Purple from the chamber: 1, 2, 3 -> a treasure space, 3 ahead of the Guardian: in its reach.
+    assert purple[observe.PREVIEW_GAIN] == pytest.approx(3 / 16)
+    assert purple[observe.PREVIEW_TREASURE] == 1 and purple[observe.PREVIEW_REACH_AFTER] == 1
+    assert purple[observe.PREVIEW_EXITS] == 0 and purple[observe.PREVIEW_CAUGHT] == 0
