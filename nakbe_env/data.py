@@ -179,5 +179,6 @@ for _side, (_grid, _room) in enumerate(zip((TEMPLE_GRID, JUNGLE_GRID), GUARDIAN_
     assert len(set(_grid) | {_room}) == len(_grid) + 1, "two spaces share a grid cell"
     _rows, _cols = GRID_SHAPES[_side]
     assert all(0 <= r < _rows and 0 <= c < _cols for r, c in (*_grid, _room))
+assert NUM_SPACES <= 63, "kernels.advance keeps the occupied spaces in the bits of one int64"
 assert SNAKE_COLUMN[0] == JUNGLE_SNAKES, "the Snakes Token starts at the bottom of the left column"
 assert all(TRACK_LENGTHS[side] > GUARDIAN_STEPS for side in range(NUM_SIDES))

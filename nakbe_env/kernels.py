@@ -173,13 +173,19 @@ def advance(state: np.ndarray, start: int, count: int, mover: int, skip_traps: b
     """Where `count` forward steps from `start` end, skipping occupied spaces (and traps when
     skip_traps); EXITED when they pass the last space."""
     last = TRACK_LENGTHS[state[SIDE]]
+    # One bit per space holding another explorer (spaces fit in 64 bits; see data.py).
+    occupied = np.int64(0)
+    for e in range(NUM_EXPLORERS):
+        position = state[EXPLORER_POS + e]
+        if e != mover and position > START:
+            occupied |= np.int64(1) << position
     space = start
     remaining = count
     while remaining > 0:
         space += 1
         if space > last:
             return EXITED
-        if explorer_at(state, space, mover) != NOBODY:
+        if (occupied >> space) & 1:
             continue
         if skip_traps and space_has(state, space, TRAP):
             continue
@@ -225,7 +231,13 @@ def snakes_strike(state, space):
 def destination(state: np.ndarray, explorer: int, roll: int) -> int:
     """Where moving `explorer` by `roll` leaves it: a space, EXITED, or OFF_BOARD when the
     move ends in a catch (a passage back behind the Guardian, or the snakes)."""
-    space = landing(state, explorer, roll)
+    return where_it_ends(state, landing(state, explorer, roll))
+
+
+@njit(cache=True)
+def where_it_ends(state: np.ndarray, space: int) -> int:
+    """Where a move that stops on `space` (after any trap) leaves the explorer: `space`, the
+    far end of a secret passage, EXITED, or OFF_BOARD for a catch."""
     if space == EXITED:
         return space
     if passage_in_use(state, space):

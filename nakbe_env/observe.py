@@ -21,7 +21,7 @@ from nakbe_env.data import (
     TEAM_CARDS,
     TEAM_SIZE,
 )
-from nakbe_env.kernels import destination, in_guardian_reach, landing, legal_mask
+from nakbe_env.kernels import can_move, in_guardian_reach, landing, where_it_ends
 from nakbe_env.state import (
     BOX_TOKENS,
     CAMPAIGN,
@@ -49,7 +49,7 @@ from nakbe_env.state import (
     TOKEN_KINDS,
     TOKEN_VALUE_COUNTS,
 )
-from treasure_core.header import CURRENT_PLAYER, NUM_PLAYERS
+from treasure_core.header import CURRENT_PLAYER, NUM_PLAYERS, TERMINAL
 
 BEST_SLOT_VALUE = 8
 # What moving each explorer with the die showing would do (public: derived from the board and
@@ -222,22 +222,20 @@ def observe(state: np.ndarray, player: int, out: np.ndarray) -> None:
 def write_move_preview(state: np.ndarray, out: np.ndarray, start: int) -> None:
     """Per explorer that may move with the die showing: where the move leads (zeros for the
     others, and once the game is over)."""
-    mask = np.zeros(NUM_EXPLORERS, np.int8)
-    legal_mask(state, mask)
     roll = state[DIE]
     for e in range(NUM_EXPLORERS):
-        base = start + e * PREVIEW_FEATURES
-        if not mask[e]:
+        if state[TERMINAL] or not can_move(state, e, roll):
             continue
+        base = start + e * PREVIEW_FEATURES
         position = state[EXPLORER_POS + e]
         out[base + PREVIEW_REACH_NOW] = in_guardian_reach(state, e, position)
-        end = destination(state, e, roll)
-        if end == EXITED:
+        stop = landing(state, e, roll)
+        if stop == EXITED:
             out[base + PREVIEW_EXITS] = 1.0
             out[base + PREVIEW_GAIN] = 1.0
             continue
-        stop = landing(state, e, roll)
         out[base + PREVIEW_TREASURE] = state[SPACE_TOKEN + stop] != NO_TOKEN
+        end = where_it_ends(state, stop)
         if end == OFF_BOARD:
             out[base + PREVIEW_CAUGHT] = 1.0
             continue
