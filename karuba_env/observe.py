@@ -48,6 +48,7 @@ from karuba_env.state import (
     TREASURE,
 )
 from treasure_core.header import CURRENT_PLAYER, NUM_PLAYERS, TERMINAL
+from treasure_core.layout import offsets
 
 PLACES = NUM_CELLS + 2  # an adventurer's place: a cell, its beach space, or its temple
 PLACE_BEACH = NUM_CELLS
@@ -92,15 +93,6 @@ FULL_LAYOUT = PUBLIC_LAYOUT + (
     ("pending", MAX_PLAYERS * N_PLAY_ACTIONS),  # [seat, action] decisions taken on the tile showing
     ("stack_order", NUM_TILES),  # [number - 1] place in the undrawn stack (1 = next) / 36; 0 if drawn
 )
-
-
-def offsets(layout: tuple) -> dict[str, tuple[int, int]]:
-    """name -> (start, stop) of each slice."""
-    out, start = {}, 0
-    for name, size in layout:
-        out[name] = (start, start + size)
-        start += size
-    return out
 
 
 OBS = offsets(OBS_LAYOUT)

@@ -6,6 +6,7 @@ blocks are [seat, ...] with MAX_PLAYERS rows; rows of seats not in the game stay
 
 from karuba_env.data import MAX_PLAYERS, NUM_BEACH, NUM_CELLS, NUM_COLOURS, NUM_JUNGLE, NUM_TILES
 from treasure_core.header import HEADER_SIZE, PARAMS_HEADER
+from treasure_core.layout import Fields
 
 # Phases.
 PHASE_DRAFT = 0  # players place the adventurer/temple pairs in turn (option layout="draft")
@@ -52,37 +53,30 @@ LAYOUT_RANDOM = 0
 LAYOUT_DRAFT = 1
 LAYOUT_FIXED = 2
 
-_offset = HEADER_SIZE
+_fields = Fields(HEADER_SIZE)
 
 
-def _field(size: int) -> int:
-    global _offset
-    start = _offset
-    _offset += size
-    return start
-
-
-PHASE = _field(1)
-DISTANCE_RULE = _field(1)  # data.DISTANCE_PERIMETER or data.DISTANCE_DIFFERENCE (option distance_rule)
-END_CONDITION = _field(1)
-DRAFT_PICKS = _field(1)  # colour pairs placed so far in the draft
-DRAFT_COLOUR = _field(1)  # colour whose adventurer is placed and whose temple is next, or NO_COLOUR
-ADVENTURER_BEACH = _field(NUM_COLOURS)  # [colour] beach number 1..11 (same on every island)
-TEMPLE_JUNGLE = _field(NUM_COLOURS)  # [colour] jungle number 1..11 (same on every island)
-STACK = _field(NUM_TILES)  # the leader's shuffled stack, tile numbers, top first
-TILES_REVEALED = _field(1)  # the current tile is STACK[TILES_REVEALED - 1]
-STACK_TAKEN = _field(NUM_COLOURS)  # [colour] treasures taken from that stack so far
-PENDING = _field(MAX_PLAYERS)  # [seat] decision on the current tile, or NO_ACTION (hidden)
-LAST_TILE = _field(1)  # the tile resolved last, or NO_TILE
-LAST_ACTION = _field(MAX_PLAYERS)  # [seat] decision on LAST_TILE (public once resolved)
-CELL_TILE = _field(MAX_PLAYERS * NUM_CELLS)  # [seat, cell] tile number, or NO_TILE
-CELL_ITEM = _field(MAX_PLAYERS * NUM_CELLS)  # [seat, cell] crystal/gold still lying there
-ADVENTURER_POS = _field(MAX_PLAYERS * NUM_COLOURS)  # [seat, colour] cell, ON_BEACH or IN_TEMPLE
-TREASURE = _field(MAX_PLAYERS * NUM_COLOURS)  # [seat, colour] value of the temple treasure taken
-CRYSTALS_COLLECTED = _field(MAX_PLAYERS)  # [seat] crystals collected from tiles
-GOLD_COLLECTED = _field(MAX_PLAYERS)  # [seat] gold nuggets collected from tiles
-TIE_CRYSTALS = _field(MAX_PLAYERS * NUM_COLOURS)  # [seat, colour] crystals making up a same-turn tie
-STATE_SIZE = _offset
+PHASE = _fields.add(1)
+DISTANCE_RULE = _fields.add(1)  # data.DISTANCE_PERIMETER or data.DISTANCE_DIFFERENCE (option distance_rule)
+END_CONDITION = _fields.add(1)
+DRAFT_PICKS = _fields.add(1)  # colour pairs placed so far in the draft
+DRAFT_COLOUR = _fields.add(1)  # colour whose adventurer is placed and whose temple is next, or NO_COLOUR
+ADVENTURER_BEACH = _fields.add(NUM_COLOURS)  # [colour] beach number 1..11 (same on every island)
+TEMPLE_JUNGLE = _fields.add(NUM_COLOURS)  # [colour] jungle number 1..11 (same on every island)
+STACK = _fields.add(NUM_TILES)  # the leader's shuffled stack, tile numbers, top first
+TILES_REVEALED = _fields.add(1)  # the current tile is STACK[TILES_REVEALED - 1]
+STACK_TAKEN = _fields.add(NUM_COLOURS)  # [colour] treasures taken from that stack so far
+PENDING = _fields.add(MAX_PLAYERS)  # [seat] decision on the current tile, or NO_ACTION (hidden)
+LAST_TILE = _fields.add(1)  # the tile resolved last, or NO_TILE
+LAST_ACTION = _fields.add(MAX_PLAYERS)  # [seat] decision on LAST_TILE (public once resolved)
+CELL_TILE = _fields.add(MAX_PLAYERS * NUM_CELLS)  # [seat, cell] tile number, or NO_TILE
+CELL_ITEM = _fields.add(MAX_PLAYERS * NUM_CELLS)  # [seat, cell] crystal/gold still lying there
+ADVENTURER_POS = _fields.add(MAX_PLAYERS * NUM_COLOURS)  # [seat, colour] cell, ON_BEACH or IN_TEMPLE
+TREASURE = _fields.add(MAX_PLAYERS * NUM_COLOURS)  # [seat, colour] value of the temple treasure taken
+CRYSTALS_COLLECTED = _fields.add(MAX_PLAYERS)  # [seat] crystals collected from tiles
+GOLD_COLLECTED = _fields.add(MAX_PLAYERS)  # [seat] gold nuggets collected from tiles
+TIE_CRYSTALS = _fields.add(MAX_PLAYERS * NUM_COLOURS)  # [seat, colour] crystals making up a same-turn tie
+STATE_SIZE = _fields.size
 
 
 def check_invariants(state) -> None:

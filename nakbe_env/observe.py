@@ -50,6 +50,7 @@ from nakbe_env.state import (
     TOKEN_VALUE_COUNTS,
 )
 from treasure_core.header import CURRENT_PLAYER, NUM_PLAYERS, TERMINAL
+from treasure_core.layout import offsets
 
 BEST_SLOT_VALUE = 8
 # What moving each explorer with the die showing would do (public: derived from the board and
@@ -97,15 +98,6 @@ FULL_LAYOUT = PUBLIC_LAYOUT + (
     ("seat_to_act", MAX_PLAYERS),
     ("move_share", MAX_PLAYERS * NUM_EXPLORERS),  # [seat, explorer], absolute seats
 )
-
-
-def offsets(layout: tuple) -> dict[str, tuple[int, int]]:
-    """name -> (start, stop) of each slice."""
-    out, start = {}, 0
-    for name, size in layout:
-        out[name] = (start, start + size)
-        start += size
-    return out
 
 
 OBS = offsets(OBS_LAYOUT)

@@ -5,6 +5,7 @@ The shared header (treasure_core.header) comes first; the game's fields follow.
 
 from nakbe_env.data import MAX_PLAYERS, MAX_TOKEN_VALUE, NUM_EXPLORERS, NUM_SIDES, NUM_SPACES
 from treasure_core.header import HEADER_SIZE, PARAMS_HEADER
+from treasure_core.layout import Fields
 
 # Positions: the track is 1..TRACK_LENGTHS[side]; these mark the places off it.
 GUARDIAN_START = -1  # the Guardian's Room (temple) or the Stone Stairs (jungle)
@@ -49,41 +50,34 @@ P_FIRST_SIDE = PARAMS_HEADER  # TEMPLE or JUNGLE
 P_CAMPAIGN = PARAMS_HEADER + 1  # 1: An Endless Threat, temple game then jungle game
 P_FEATURES = PARAMS_HEADER + 2  # FEATURE_* bits
 
-_offset = HEADER_SIZE
+_fields = Fields(HEADER_SIZE)
 
 
-def _field(size: int) -> int:
-    global _offset
-    start = _offset
-    _offset += size
-    return start
-
-
-SIDE = _field(1)  # the side being played: TEMPLE or JUNGLE
-CAMPAIGN = _field(1)  # 1: An Endless Threat (after the temple game, the jungle game)
-FEATURES = _field(1)  # FEATURE_* bits in use on the jungle side
-SNAKES_WAITING = _field(1)  # 1 while the Snakes Token is on the board
-DIE = _field(1)  # face showing for the player to act (0 once the game is over)
-GUARDIAN_POS = _field(1)  # GUARDIAN_START, START or a track space
-ROUND = _field(1)  # round of the current game, from 1
-END_CONDITIONS = _field(NUM_SIDES)  # [side]: how the game on that side ended, END_*
-LAST_PLAYER = _field(1)
-LAST_EXPLORER = _field(1)
-LAST_ROLL = _field(1)
-LAST_FROM = _field(1)
-LAST_TO = _field(1)  # where the move ended (after a trap, before a passage), or EXITED
-LAST_EVENTS = _field(1)
-LAST_CAUGHT = _field(1)  # the last explorer caught in the last decision
-EXPLORER_POS = _field(NUM_EXPLORERS)
-EXPLORER_DARK = _field(NUM_EXPLORERS)  # LIGHT, DARK or IN_RIVER
-EXPLORER_SLOT = _field(NUM_SIDES * NUM_EXPLORERS)  # [side, explorer]: SLOT_VALUES index or NO_SLOT
-TEAM_CARD = _field(MAX_PLAYERS)  # seat p holds card TEAM_CARD[p]; seats >= players: the box
-SPACE_TOKEN = _field(NUM_SPACES)  # face-down token value per space of this side, or NO_TOKEN
+SIDE = _fields.add(1)  # the side being played: TEMPLE or JUNGLE
+CAMPAIGN = _fields.add(1)  # 1: An Endless Threat (after the temple game, the jungle game)
+FEATURES = _fields.add(1)  # FEATURE_* bits in use on the jungle side
+SNAKES_WAITING = _fields.add(1)  # 1 while the Snakes Token is on the board
+DIE = _fields.add(1)  # face showing for the player to act (0 once the game is over)
+GUARDIAN_POS = _fields.add(1)  # GUARDIAN_START, START or a track space
+ROUND = _fields.add(1)  # round of the current game, from 1
+END_CONDITIONS = _fields.add(NUM_SIDES)  # [side]: how the game on that side ended, END_*
+LAST_PLAYER = _fields.add(1)
+LAST_EXPLORER = _fields.add(1)
+LAST_ROLL = _fields.add(1)
+LAST_FROM = _fields.add(1)
+LAST_TO = _fields.add(1)  # where the move ended (after a trap, before a passage), or EXITED
+LAST_EVENTS = _fields.add(1)
+LAST_CAUGHT = _fields.add(1)  # the last explorer caught in the last decision
+EXPLORER_POS = _fields.add(NUM_EXPLORERS)
+EXPLORER_DARK = _fields.add(NUM_EXPLORERS)  # LIGHT, DARK or IN_RIVER
+EXPLORER_SLOT = _fields.add(NUM_SIDES * NUM_EXPLORERS)  # [side, explorer]: SLOT_VALUES index or NO_SLOT
+TEAM_CARD = _fields.add(MAX_PLAYERS)  # seat p holds card TEAM_CARD[p]; seats >= players: the box
+SPACE_TOKEN = _fields.add(NUM_SPACES)  # face-down token value per space of this side, or NO_TOKEN
 TOKEN_KINDS = MAX_TOKEN_VALUE + 1  # values 0..3
-BOX_TOKENS = _field(NUM_SIDES * TOKEN_KINDS)  # [side, value]: tokens back in the box, unseen
-TOKEN_VALUE_COUNTS = _field(NUM_SIDES * MAX_PLAYERS * TOKEN_KINDS)  # [side, seat, value] held
-MOVES_BY_SEAT = _field(MAX_PLAYERS * NUM_EXPLORERS)  # [seat, explorer] -> moves made (public)
-STATE_SIZE = _offset
+BOX_TOKENS = _fields.add(NUM_SIDES * TOKEN_KINDS)  # [side, value]: tokens back in the box, unseen
+TOKEN_VALUE_COUNTS = _fields.add(NUM_SIDES * MAX_PLAYERS * TOKEN_KINDS)  # [side, seat, value] held
+MOVES_BY_SEAT = _fields.add(MAX_PLAYERS * NUM_EXPLORERS)  # [seat, explorer] -> moves made (public)
+STATE_SIZE = _fields.size
 
 SEAT_TOKENS = MAX_PLAYERS * TOKEN_KINDS  # the size of one side's block of TOKEN_VALUE_COUNTS
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from types import ModuleType
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -29,6 +30,13 @@ class Kernels(NamedTuple):
     batch_legal_mask: Callable  # (states, masks_out)
     batch_observe: Callable  # (states, obs_out): each game's current player
     random_playout: Callable  # (states, params, steps, seed, finished_out) -> steps taken
+
+    @classmethod
+    def from_modules(cls, kernels: ModuleType, observe: ModuleType) -> Kernels:
+        """A game's kernels by their contract names: the encoders (observe, full_state,
+        batch_observe) from its observe module, the rest from its kernels module."""
+        encoders = ("observe", "full_state", "batch_observe")
+        return cls(**{name: getattr(observe if name in encoders else kernels, name) for name in cls._fields})
 
 
 class Dims(NamedTuple):
