@@ -45,9 +45,8 @@ from karuba_env.state import (
     TEMPLE_JUNGLE,
     TEMPLE_TARGET,
 )
-from treasure_core.aec import TreasureAECEnv
-from treasure_core.agents import Agent
-from treasure_core.header import CURRENT_PLAYER, NUM_PLAYERS
+from treasure_core.agents import KernelBot
+from treasure_core.header import NUM_PLAYERS
 
 EMPTY_COST = 4.0  # entering a free field: a tile must be laid there first (a turn), then walked
 BLOCKED_COST = 2.0  # a field another of my adventurers stands on (it may move away)
@@ -179,15 +178,8 @@ def heuristic_action(state: np.ndarray, player: int) -> int:
     return best_action
 
 
-class KarubaBot(Agent):
+class KarubaBot(KernelBot):
     """Lays tiles that shorten its adventurers' way to their temples, walks them there, and
     picks up crystals and gold on the way."""
 
-    name = "bot"
-
-    def __init__(self, seed: int | None = None):
-        self.seed = seed
-
-    def act(self, env: TreasureAECEnv, agent: str) -> int:
-        state = env.get_state()
-        return int(heuristic_action(state, int(state[CURRENT_PLAYER])))
+    policy = staticmethod(heuristic_action)

@@ -18,9 +18,7 @@ from nakbe_env.state import (
     SPACE_TOKEN,
     TEAM_CARD,
 )
-from treasure_core.aec import TreasureAECEnv
-from treasure_core.agents import Agent
-from treasure_core.header import CURRENT_PLAYER
+from treasure_core.agents import KernelBot
 
 OWN_PROGRESS = 1.0  # per space my explorer gains
 OTHER_PROGRESS = 0.35  # per space another explorer gains (it may be an opponent's)
@@ -73,15 +71,8 @@ def heuristic_action(state: np.ndarray, player: int) -> int:
     return best_action
 
 
-class NakbeBot(Agent):
+class NakbeBot(KernelBot):
     """Moves its own explorers forward and out of the Guardian's reach, grabs treasures, and
     holds back the explorers that are not on its team."""
 
-    name = "bot"
-
-    def __init__(self, seed: int | None = None):
-        self.seed = seed
-
-    def act(self, env: TreasureAECEnv, agent: str) -> int:
-        state = env.get_state()
-        return int(heuristic_action(state, int(state[CURRENT_PLAYER])))
+    policy = staticmethod(heuristic_action)

@@ -17,6 +17,22 @@ class Agent:
         raise NotImplementedError
 
 
+class KernelBot(Agent):
+    """A scripted bot whose whole policy is one @njit function `policy(state, player) ->
+    action` of the game's. The policy must read only what `player` may know (the conformance
+    suite checks it against resample_hidden)."""
+
+    name = "bot"
+    policy = None  # set by each game: staticmethod(its heuristic_action)
+
+    def __init__(self, seed: int | None = None):
+        self.seed = seed
+
+    def act(self, env: TreasureAECEnv, agent: str) -> int:
+        state = env.get_state()
+        return int(self.policy(state, env.possible_agents.index(agent)))
+
+
 class RandomAgent(Agent):
     """Uniformly random among the legal actions."""
 
