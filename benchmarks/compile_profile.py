@@ -19,8 +19,8 @@ import subprocess
 import sys
 import tempfile
 
-from treasure_core.bench import START_SCRIPT
-from treasure_core.registry import GAMES, game_names
+from treasure_apps.bench import START_SCRIPT
+from treasure_core.registry import game_names, module_of
 
 INSPECT_SCRIPT = """
 import json, sys
@@ -48,7 +48,7 @@ print(json.dumps(rows))
 def profile(game: str) -> list[dict[str, object]]:
     with tempfile.TemporaryDirectory(prefix="treasure-compile-") as cache_dir:
         done = subprocess.run(
-            [sys.executable, "-c", START_SCRIPT + INSPECT_SCRIPT, game, GAMES[game]],
+            [sys.executable, "-c", START_SCRIPT + INSPECT_SCRIPT, game, module_of(game)],
             capture_output=True,
             text=True,
             env=dict(os.environ, NUMBA_CACHE_DIR=cache_dir),

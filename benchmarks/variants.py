@@ -15,8 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from treasure_core.batch import BatchRunner
-from treasure_core.bench import (
+from treasure_apps.bench import (
     PLAYOUT_BATCH,
     SEED,
     aec_random_loop,
@@ -24,6 +23,7 @@ from treasure_core.bench import (
     kernel_playout_loop,
     timed,
 )
+from treasure_core.batch import BatchRunner
 from treasure_core.options import parse_cli_value
 from treasure_core.registry import get_game, make_env
 

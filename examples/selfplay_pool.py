@@ -12,10 +12,10 @@ import sys
 
 from sb3_contrib import MaskablePPO
 
+from treasure_adapters.single_agent import OpponentPool
+from treasure_apps.evaluate import policy_factory, round_robin
+from treasure_apps.policy import PolicyAgent, SnapshotCallback, TreasureVecEnv
 from treasure_core import get_game
-from treasure_core.evaluate import policy_factory, round_robin
-from treasure_core.policy import PolicyAgent, SnapshotCallback, TreasureVecEnv
-from treasure_core.single_agent import OpponentPool
 
 GAME = sys.argv[1] if len(sys.argv) > 1 else "nakbe"
 STEPS = 60_000

@@ -11,10 +11,10 @@ snapshots, checkpoints, TensorBoard logs and a learning curve around the same pi
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.env_util import make_vec_env
 
+from treasure_adapters.single_agent import gym_id  # importing it registers every game with Gymnasium
+from treasure_apps.evaluate import policy_factory, win_rate
+from treasure_apps.policy import PolicyAgent
 from treasure_core import get_game
-from treasure_core.evaluate import policy_factory, win_rate
-from treasure_core.policy import PolicyAgent
-from treasure_core.single_agent import gym_id  # importing it registers every game with Gymnasium
 
 GAME = "nakbe"
 PLAYERS = 2

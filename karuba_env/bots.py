@@ -143,7 +143,7 @@ def heuristic_action(state: np.ndarray, player: int) -> int:
     """Greedy one-decision look-ahead on the player's own island: points now (temple
     treasures, crystals, gold) minus the estimated distance of each adventurer to its temple."""
     mask = np.zeros(N_ACTIONS, np.int8)
-    legal_mask(state, mask)
+    legal_mask(state, player, mask)
     if state[PHASE] == PHASE_DRAFT:
         return draft_action(state, mask)
     n = state[NUM_PLAYERS]

@@ -1,7 +1,8 @@
 """Karuba: constant data, as plain tables a player who owns the game can correct.
 
-Each table carries its SOURCE: "rulebook", "public" (GAME_DATA.md: tile photographs and open
-implementations agree) or "assumed" (listed under Assumptions in docs/games/karuba.md).
+Each table carries its SOURCE: "rulebook", "public" (tile photographs and open implementations
+agree) or "assumed" (the rulebook is silent). docs/games/karuba.md lists the sources and, under
+Assumptions, every assumed table.
 """
 
 import numpy as np
@@ -39,7 +40,7 @@ CRYSTAL = 1
 GOLD = 2
 ITEM_POINTS = np.array([0, 1, 2], dtype=np.int32)
 
-# SOURCE: public (GAME_DATA.md). Tile number -> exits and item. Tiles are never rotated.
+# SOURCE: public (tile photographs). Tile number -> exits and item. Tiles are never rotated.
 _TILE_LIST = {
     1: ("EW", ""),
     2: ("EW", ""),
@@ -99,7 +100,7 @@ MAX_TREASURE = 5
 
 # SOURCE: rulebook ("a minimum of 3 numbers distance between an adventurer and temple of the
 # same color"). Two readings, an option (see docs/games/karuba.md, Assumptions):
-#   "perimeter" (default, GAME_DATA.md): counted around either corner where the beach meets
+#   "perimeter" (default; see Assumptions): counted around either corner where the beach meets
 #       the jungle, 4 <= beach + jungle <= 20;
 #   "difference": the two numbers differ by at least 3, |beach - jungle| >= 3.
 MIN_DISTANCE = 3

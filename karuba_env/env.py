@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
-from karuba_env import bots, kernels, observe, render
+from karuba_env import batch, bots, kernels, observe, render
 from karuba_env.data import (
     COLOUR_NAMES,
     DISTANCE_RULES,
@@ -19,22 +19,22 @@ from karuba_env.data import (
     NUM_COLOURS,
     NUM_JUNGLE,
 )
+from karuba_env.invariants import check_invariants
 from karuba_env.state import (
+    ACTIONS,
     END_CONDITION,
     END_NAMES,
     LAYOUT_DRAFT,
     LAYOUT_FIXED,
     LAYOUT_RANDOM,
     N_ACTIONS,
-    PHASE,
-    PHASE_PLAY,
+    PHASES,
     STATE_SIZE,
     TREASURE,
-    check_invariants,
 )
 from treasure_core.aec import TreasureAECEnv
-from treasure_core.game import Dims, GameSpec, Kernels
-from treasure_core.header import CURRENT_PLAYER, NUM_PLAYERS, TERMINAL
+from treasure_core.game import Dims, Dynamics, GameSpec, Kernels
+from treasure_core.header import NUM_PLAYERS
 from treasure_core.options import Option
 from treasure_core.parallel import TreasureParallelEnv
 
@@ -138,31 +138,16 @@ def _dims(params: np.ndarray) -> Dims:
     return Dims(STATE_SIZE, N_ACTIONS, observe.OBS_SIZE, observe.FULL_SIZE)
 
 
-def _final_info(state: np.ndarray) -> dict[str, Any]:
+def _extra_info(state: np.ndarray, points: np.ndarray, tiebreaks: np.ndarray) -> dict[str, Any]:
     n = int(state[NUM_PLAYERS])
-    points = np.zeros(n, np.int64)
-    tiebreaks = np.zeros(n, np.int64)
-    kernels.scores(state, points, tiebreaks)
-    best = max(zip(points, tiebreaks, strict=True))
     temple = [
         int(state[TREASURE + p * NUM_COLOURS : TREASURE + (p + 1) * NUM_COLOURS].sum()) for p in range(n)
     ]
     return {
-        "score": [int(x) for x in points],
         "treasure_points": temple,  # temple treasures alone (tie crystals count as crystals)
-        "tiles_on_island": [int(x) for x in tiebreaks],
-        "winner": [bool((s, t) == best) for s, t in zip(points, tiebreaks, strict=True)],
-        "scores": tuple(int(x) for x in points),
+        "tiles_on_island": [int(x) for x in tiebreaks[:n]],
         "end_condition": END_NAMES[int(state[END_CONDITION])],
     }
-
-
-def _simultaneous_seats(state: np.ndarray) -> list[int]:
-    """Every player decides on the same tile, unseen by the others; the draft is in turn."""
-    current = int(state[CURRENT_PLAYER])
-    if state[PHASE] == PHASE_PLAY and not state[TERMINAL]:
-        return list(range(current, int(state[NUM_PLAYERS])))
-    return [current]
 
 
 GAME = GameSpec(
@@ -175,14 +160,16 @@ GAME = GameSpec(
     game_options=GAME_OPTIONS,
     game_params=_game_params,
     dims=_dims,
-    kernels=Kernels.from_modules(kernels, observe),
+    kernels=Kernels.from_modules(kernels, observe, batch),
+    phases=PHASES,
+    actions=ACTIONS,
+    dynamics=Dynamics(turns="simultaneous", chance=True, information="imperfect"),
     render_ansi=render.render_ansi,
     render_rgb=render.render_rgb,
     action_name=render.describe_action,
     check_invariants=check_invariants,
-    final_info=_final_info,
+    extra_info=_extra_info,
     bots={"bot": bots.KarubaBot},
-    simultaneous_seats=_simultaneous_seats,
 )
 
 

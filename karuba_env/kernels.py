@@ -1,7 +1,8 @@
-"""Karuba rules as @njit kernels over the flat state (layout and action space in state.py)."""
+"""Karuba rules as @njit kernels over the flat state (layout and action space in state.py), by
+the contract in docs/architecture.md; the batch forms are generated into batch.py."""
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from karuba_env.data import (
     BEACH_CELL,
@@ -72,9 +73,9 @@ from karuba_env.state import (
     TILES_REVEALED,
     TREASURE,
 )
-from treasure_core.header import CURRENT_PLAYER, DECISIONS, NUM_PLAYERS, REWARD_MODE, RNG, TERMINAL
-from treasure_core.kernels import init_header, next_seed, outcome_rewards
-from treasure_core.rng import local_next, rng_below, rng_seed, rng_shuffle
+from treasure_core.header import CURRENT_PLAYER, DECISIONS, NUM_PLAYERS, RNG, TERMINAL
+from treasure_core.kernels import init_header
+from treasure_core.rng import rng_below, rng_seed, rng_shuffle
 
 
 # -- the island --------------------------------------------------------------------------
@@ -230,14 +231,24 @@ def number_taken(state, field, number):
 
 
 @njit(cache=True)
-def legal_mask(state: np.ndarray, mask: np.ndarray) -> int:
-    if state[TERMINAL]:
-        for a in range(N_ACTIONS):
-            mask[a] = 0
-        return 0
-    if state[PHASE] == PHASE_DRAFT:
+def phase(state: np.ndarray) -> int:
+    return state[PHASE]
+
+
+@njit(cache=True)
+def legal_mask(state: np.ndarray, player: int, mask: np.ndarray) -> int:
+    """`player`'s legal actions now. In the draft one player places at a time; in play every
+    player decides on the tile showing, unseen by the others: the seats from the player to act
+    on have yet to decide, and those before it have decided (their masks are empty)."""
+    current = phase(state)
+    live = state[TERMINAL] == 0
+    if live and current == PHASE_DRAFT and player == state[CURRENT_PLAYER]:
         return draft_legal_mask(state, mask)
-    return player_legal_mask(state, state[CURRENT_PLAYER], mask)
+    if live and current == PHASE_PLAY and state[CURRENT_PLAYER] <= player < state[NUM_PLAYERS]:
+        return player_legal_mask(state, player, mask)
+    for a in range(N_ACTIONS):
+        mask[a] = 0
+    return 0
 
 
 # -- set-up ------------------------------------------------------------------------------
@@ -411,9 +422,16 @@ def resolve_tile(state):
 def step(state: np.ndarray, action: int) -> None:
     """Apply the decision of the player to act. The caller checks legality (legal_mask)."""
     state[DECISIONS] += 1
-    if state[PHASE] == PHASE_DRAFT:
+    current = phase(state)
+    if current == PHASE_DRAFT:
         draft_step(state, action)
-        return
+    elif current == PHASE_PLAY:
+        play_step(state, action)
+
+
+@njit(cache=True)
+def play_step(state, action):
+    """One player's decision on the tile showing, kept hidden until every player has decided."""
     player = state[CURRENT_PLAYER]
     state[PENDING + player] = action  # hidden from the others until all have decided
     if player + 1 < state[NUM_PLAYERS]:
@@ -445,12 +463,9 @@ def scores(state: np.ndarray, scores_out: np.ndarray, tiebreaks_out: np.ndarray)
 
 
 @njit(cache=True)
-def returns(state: np.ndarray, out: np.ndarray) -> None:
-    n = state[NUM_PLAYERS]
-    points = np.zeros(n, np.int64)
-    tiebreaks = np.zeros(n, np.int64)
-    scores(state, points, tiebreaks)
-    outcome_rewards(points, tiebreaks, n, state[REWARD_MODE], out)
+def competitors(state: np.ndarray) -> int:
+    """Only the players compete: no in-kernel opponents."""
+    return state[NUM_PLAYERS]
 
 
 # -- hidden information ------------------------------------------------------------------
@@ -476,63 +491,3 @@ def resample_hidden(state: np.ndarray, player: int, seed: int) -> None:
                     state[PENDING + other] = a
                     break
                 pick -= 1
-
-
-# -- batched forms -----------------------------------------------------------------------
-# numba cannot cache a kernel that takes another kernel as an argument, so every game spells
-# out its own short prange loops over the generic per-game kernels.
-@njit(cache=True, parallel=True)
-def batch_init(states: np.ndarray, params: np.ndarray, seeds: np.ndarray) -> None:
-    for i in prange(states.shape[0]):
-        init(states[i], params, seeds[i])
-
-
-@njit(cache=True, parallel=True)
-def batch_step(
-    states: np.ndarray,
-    actions: np.ndarray,
-    params: np.ndarray,
-    rewards_out: np.ndarray,
-    dones_out: np.ndarray,
-) -> None:
-    for i in prange(states.shape[0]):
-        state = states[i]
-        step(state, actions[i])
-        dones_out[i] = state[TERMINAL] != 0
-        rewards_out[i, :] = 0.0
-        if dones_out[i]:
-            returns(state, rewards_out[i])
-            init(state, params, next_seed(state))
-
-
-@njit(cache=True, parallel=True)
-def batch_legal_mask(states: np.ndarray, masks_out: np.ndarray) -> None:
-    for i in prange(states.shape[0]):
-        legal_mask(states[i], masks_out[i])
-
-
-@njit(cache=True, parallel=True)
-def random_playout(
-    states: np.ndarray, params: np.ndarray, steps: int, seed: int, finished_out: np.ndarray
-) -> int:
-    """Each game takes `steps` uniformly random legal actions, restarting when it ends."""
-    for i in prange(states.shape[0]):
-        state = states[i]
-        mask = np.zeros(N_ACTIONS, np.int8)
-        word = np.uint64(seed) ^ (np.uint64(i) * np.uint64(0x9E3779B97F4A7C15))
-        for _ in range(steps):
-            count = legal_mask(state, mask)
-            word, draw = local_next(word)
-            pick = np.int64(draw % np.uint64(count))
-            action = 0
-            for a in range(N_ACTIONS):
-                if mask[a]:
-                    if pick == 0:
-                        action = a
-                        break
-                    pick -= 1
-            step(state, action)
-            if state[TERMINAL]:
-                finished_out[i] += 1
-                init(state, params, next_seed(state))
-    return states.shape[0] * steps

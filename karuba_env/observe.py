@@ -7,7 +7,7 @@ docs/games/karuba.md names every slice; the *_LAYOUT tables below are the source
 """
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from karuba_env.data import (
     CRYSTAL,
@@ -230,10 +230,3 @@ def full_state(state: np.ndarray, out: np.ndarray) -> None:
     revealed = state[TILES_REVEALED]
     for i in range(revealed, NUM_TILES):
         out[_STACK_ORDER + state[STACK + i] - 1] = (i - revealed + 1) / NUM_TILES
-
-
-@njit(cache=True, parallel=True)
-def batch_observe(states: np.ndarray, obs_out: np.ndarray) -> None:
-    for i in prange(states.shape[0]):
-        # int64 like the AEC env's calls, so numba compiles one observe, not two.
-        observe(states[i], np.int64(states[i, CURRENT_PLAYER]), obs_out[i])

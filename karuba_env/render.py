@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import re
-
 import numpy as np
 
 from karuba_env.data import (
@@ -24,15 +22,17 @@ from karuba_env.data import (
     TREASURE_VALUES,
 )
 from karuba_env.state import (
+    ACTIONS,
     ADVENTURER_BEACH,
     ADVENTURER_POS,
     CELL_ITEM,
     CELL_TILE,
     CRYSTALS_COLLECTED,
     DISCARD,
-    DRAFT_ADVENTURER_BASE,
+    DISCARD_ACTION,
+    DRAFT_ADVENTURER,
     DRAFT_COLOUR,
-    DRAFT_TEMPLE_BASE,
+    DRAFT_TEMPLE,
     END_CONDITION,
     END_NAMES,
     GOLD_COLLECTED,
@@ -49,6 +49,7 @@ from karuba_env.state import (
     PENDING,
     PHASE,
     PHASE_DRAFT,
+    PLACE,
     STACK,
     STACK_TAKEN,
     TEMPLE_JUNGLE,
@@ -57,13 +58,13 @@ from karuba_env.state import (
     TILES_REVEALED,
     TREASURE,
 )
+from treasure_core.ansi import paint
 from treasure_core.header import CURRENT_PLAYER, NUM_PLAYERS, TERMINAL
 
 # One letter, ANSI colour and RGB colour per adventurer/temple colour (brown shows as N).
 _LETTER = ("N", "B", "P", "Y")
 _ANSI = ("\x1b[33m", "\x1b[34m", "\x1b[35m", "\x1b[93m")
 _RGB = np.array([(140, 90, 40), (50, 90, 220), (150, 60, 190), (240, 220, 40)], dtype=np.uint8)
-_RESET = "\x1b[0m"
 # Box-drawing glyph per exit set (bits N=1, E=2, S=4, W=8).
 _GLYPH = {
     0: "·",
@@ -106,21 +107,21 @@ def _where(state: np.ndarray, seat: int, colour: int) -> str:
 
 def describe_action(state: np.ndarray, action: int, seat: int | None = None) -> str:
     """Words for an action of `seat` (default: the player to act), as `play` lists them."""
-    action = int(action)
+    block, index = ACTIONS.block_of(int(action))
     seat = int(state[CURRENT_PLAYER]) if seat is None else seat
-    if action >= DRAFT_TEMPLE_BASE:
+    if block == DRAFT_TEMPLE:
         colour = int(state[DRAFT_COLOUR])
         name = COLOUR_NAMES[colour] if colour != NO_COLOUR else "?"
-        return f"place the {name} temple on jungle {action - DRAFT_TEMPLE_BASE + 1}"
-    if action >= DRAFT_ADVENTURER_BASE:
-        colour, beach = divmod(action - DRAFT_ADVENTURER_BASE, NUM_BEACH)
+        return f"place the {name} temple on jungle {index + 1}"
+    if block == DRAFT_ADVENTURER:
+        colour, beach = divmod(index, NUM_BEACH)
         return f"place the {COLOUR_NAMES[colour]} adventurer on beach {beach + 1}"
     tile = int(state[STACK + max(int(state[TILES_REVEALED]) - 1, 0)])
-    if action < MOVE_BASE:
-        return f"lay {tile_words(tile)} on {cell_words(action)}"
-    if action == DISCARD:
+    if block == PLACE:
+        return f"lay {tile_words(tile)} on {cell_words(index)}"
+    if block == DISCARD_ACTION:
         return f"discard tile {tile} without moving"
-    colour, target = divmod(action - MOVE_BASE, MOVE_TARGETS)
+    colour, target = divmod(index, MOVE_TARGETS)
     start = _where(state, seat, colour)
     if target == TEMPLE_TARGET:
         return f"discard tile {tile}, move {COLOUR_NAMES[colour]} from {start} into its temple"
@@ -142,7 +143,7 @@ def _outcome(action: int) -> str:
 
 
 def _paint(letter: str, colour: int, use_colour: bool) -> str:
-    return f"{_ANSI[colour]}{letter}{_RESET}" if use_colour else letter
+    return paint(letter, _ANSI[colour], use_colour)
 
 
 def _island_lines(state: np.ndarray, seat: int, use_colour: bool) -> list[str]:
@@ -231,10 +232,6 @@ def render_ansi(state: np.ndarray, viewer: int | None = None, colour: bool = Tru
         if viewer is not None and state[PENDING + viewer] != NO_ACTION:
             lines.append(f"your decision: {describe_action(state, int(state[PENDING + viewer]), viewer)}")
     return "\n".join(lines)
-
-
-def visible_len(text: str) -> int:
-    return len(re.sub(r"\x1b\[[0-9;]*m", "", text))
 
 
 def render_rgb(state: np.ndarray, cell: int = 16) -> np.ndarray:

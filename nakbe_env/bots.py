@@ -13,6 +13,8 @@ from nakbe_env.state import (
     DIE,
     EXITED,
     EXPLORER_POS,
+    MOVE_BASE,
+    N_ACTIONS,
     NO_TOKEN,
     OFF_BOARD,
     SPACE_TOKEN,
@@ -36,12 +38,12 @@ def heuristic_action(state: np.ndarray, player: int) -> int:
     card = state[TEAM_CARD + player]
     for k in range(TEAM_SIZE):
         mine[TEAM_CARDS[card, k]] = True
-    mask = np.zeros(NUM_EXPLORERS, np.int8)
-    legal_mask(state, mask)
+    mask = np.zeros(N_ACTIONS, np.int8)
+    legal_mask(state, player, mask)
     best_action = -1
     best_value = -1e18
     for e in range(NUM_EXPLORERS):
-        if not mask[e]:
+        if not mask[MOVE_BASE + e]:
             continue
         start = state[EXPLORER_POS + e]
         end = destination(state, e, state[DIE])
@@ -67,7 +69,7 @@ def heuristic_action(state: np.ndarray, player: int) -> int:
                 )
         if value > best_value:
             best_value = value
-            best_action = e
+            best_action = MOVE_BASE + e
     return best_action
 
 

@@ -1,7 +1,7 @@
 """Treasures of Nakbe: constant data, as plain tables a player who owns the game can correct.
 
 Each table carries its SOURCE: "rulebook", "derived" (from the rulebook's examples) or
-"assumed" (GAME_DATA.md: no public source; listed under Assumptions in docs/games/nakbe.md).
+"assumed" (no public source: listed under Assumptions in docs/games/nakbe.md).
 The board has two sides; every per-space table is indexed [side, space].
 """
 
@@ -18,7 +18,7 @@ DIE_FACES = np.array([1, 2, 2, 3, 4, 6], dtype=np.int32)
 DISTINCT_FACES = np.array([1, 2, 3, 4, 6], dtype=np.int32)
 FREE_MOVE_FACE = 2  # "If you roll a 2, move one Explorer (even in the dark)"
 
-# SOURCE: assumed (GAME_DATA.md): the 7 lines of the Fano plane; every explorer is on 3
+# SOURCE: assumed (docs/games/nakbe.md, Assumptions): the 7 lines of the Fano plane; every explorer is on 3
 # cards and any two cards share exactly one explorer.
 TEAM_CARDS = np.array(
     [
@@ -57,8 +57,9 @@ SIDE_NAMES = ("temple", "jungle")
 START_NAMES = ("Treasure Chamber", "Jungle Entrance")  # space 0: any number of explorers
 GUARDIAN_START_NAMES = ("Guardian's Room", "Stone Stairs")  # off the track, beside space 0
 
-# -- Temple side. SOURCE: assumed (GAME_DATA.md: no public layout). Space 0 is the Treasure
-# Chamber in the centre; spaces 1..47 spiral outward to the exit beyond space 47.
+# -- Temple side. SOURCE: assumed (no public layout; docs/games/nakbe.md, Assumptions).
+# Space 0 is the Treasure Chamber in the centre; spaces 1..47 spiral outward to the exit
+# beyond space 47.
 TEMPLE_TRACK_LENGTH = 47
 TEMPLE_TREASURES = (3, 5, 8, 12, 16, 18, 21, 25, 28, 33, 35, 42, 45)  # rulebook: 13 spaces
 TEMPLE_TRAPS = (6, 14, 23, 31, 40)
@@ -75,10 +76,10 @@ TEMPLE_GUARDIAN_GRID = (3, 4)  # the Guardian's Room
 TEMPLE_GRID_SHAPE = (7, 7)
 TEMPLE_EXIT_NOTE = "exit after space 47 (top right)"
 
-# -- Jungle side. SOURCE: assumed (GAME_DATA.md: no public layout). The Stone Stairs and the
-# Jungle Entrance (space 0) sit at the bottom right; the track runs left along the bottom row
-# to the Snakes Token at the bottom left, then snakes up the board row by row to the exit
-# beyond space 48 at the top left. Grid column 0 is "the left column" the snakes sweep.
+# -- Jungle side. SOURCE: assumed (no public layout; docs/games/nakbe.md, Assumptions).
+# The Stone Stairs and the Jungle Entrance (space 0) sit at the bottom right; the track runs
+# left along the bottom row to the Snakes Token at the bottom left, then snakes up the board
+# row by row to the exit beyond space 48 at the top left. Grid column 0 is "the left column" the snakes sweep.
 JUNGLE_TRACK_LENGTH = 48
 JUNGLE_TREASURES = (3, 9, 12, 17, 24, 27, 32, 38, 41, 45)  # rulebook: 10 spaces
 JUNGLE_TRAPS = (15, 29, 43)

@@ -1,4 +1,4 @@
-"""Treasures of Nakbe as a PettingZoo AEC environment: the GameSpec the generic driver runs."""
+"""Treasures of Nakbe as PettingZoo environments: the GameSpec the generic drivers run."""
 
 from __future__ import annotations
 
@@ -8,25 +8,29 @@ from typing import Any
 import numpy as np
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
-from nakbe_env import bots, kernels, observe, render
+from nakbe_env import batch, bots, kernels, observe, render
 from nakbe_env.data import JUNGLE, MAX_PLAYERS, NUM_EXPLORERS, NUM_SIDES, SIDE_NAMES, SLOT_VALUES
+from nakbe_env.invariants import check_invariants
 from nakbe_env.state import (
+    ACTIONS,
     END_CONDITIONS,
     EXPLORER_SLOT,
     FEATURE_PASSAGE,
     FEATURE_RIVER,
     FEATURE_SNAKES,
+    N_ACTIONS,
     NO_SLOT,
+    PHASES,
     SEAT_TOKENS,
     STATE_SIZE,
     TOKEN_KINDS,
     TOKEN_VALUE_COUNTS,
-    check_invariants,
 )
 from treasure_core.aec import TreasureAECEnv
-from treasure_core.game import Dims, GameSpec, Kernels
+from treasure_core.game import Dims, Dynamics, GameSpec, Kernels
 from treasure_core.header import NUM_PLAYERS
 from treasure_core.options import Option
+from treasure_core.parallel import TreasureParallelEnv
 
 END_NAMES = {
     0: "not played",
@@ -78,21 +82,12 @@ def _test_configs() -> tuple[dict[str, Any], ...]:
 
 
 def _dims(params: np.ndarray) -> Dims:
-    return Dims(STATE_SIZE, NUM_EXPLORERS, observe.OBS_SIZE, observe.FULL_SIZE)
+    return Dims(STATE_SIZE, N_ACTIONS, observe.OBS_SIZE, observe.FULL_SIZE)
 
 
-def _final_info(state: np.ndarray) -> dict[str, Any]:
+def _extra_info(state: np.ndarray, points: np.ndarray, tiebreaks: np.ndarray) -> dict[str, Any]:
     n = int(state[NUM_PLAYERS])
-    points = np.zeros(n, np.int64)
-    tiebreaks = np.zeros(n, np.int64)
-    kernels.scores(state, points, tiebreaks)
-    best = max(zip(points, tiebreaks, strict=True))
-    info: dict[str, Any] = {
-        "score": [int(x) for x in points],
-        "treasure_points": [int(x) for x in tiebreaks],
-        "winner": [bool((s, t) == best) for s, t in zip(points, tiebreaks, strict=True)],
-        "scores": tuple(int(x) for x in points),
-    }
+    info: dict[str, Any] = {"treasure_points": [int(x) for x in tiebreaks[:n]]}
     for side in range(NUM_SIDES):
         name = SIDE_NAMES[side]
         info[f"{name}_end_condition"] = END_NAMES[int(state[END_CONDITIONS + side])]
@@ -117,12 +112,15 @@ GAME = GameSpec(
     game_options=GAME_OPTIONS,
     game_params=_game_params,
     dims=_dims,
-    kernels=Kernels.from_modules(kernels, observe),
+    kernels=Kernels.from_modules(kernels, observe, batch),
+    phases=PHASES,
+    actions=ACTIONS,
+    dynamics=Dynamics(turns="sequential", chance=True, information="imperfect"),
     render_ansi=render.render_ansi,
     render_rgb=render.render_rgb,
-    action_name=render.describe_move,
+    action_name=render.describe_action,
     check_invariants=check_invariants,
-    final_info=_final_info,
+    extra_info=_extra_info,
     bots={"bot": bots.NakbeBot},
     check_options=_check_options,
     test_configs=_test_configs(),
@@ -138,3 +136,9 @@ def raw_env(render_mode: str | None = None, **options: Any) -> TreasureAECEnv:
 def env(render_mode: str | None = None, **options: Any) -> OrderEnforcingWrapper:
     """The AEC env wrapped as PettingZoo's classic envs are (reset before step)."""
     return OrderEnforcingWrapper(raw_env(render_mode=render_mode, **options))
+
+
+def parallel_env(render_mode: str | None = None, **options: Any) -> TreasureParallelEnv:
+    """The PettingZoo Parallel env: one step is the move of the player to act (the others'
+    masks are empty), over the same kernels as the AEC env."""
+    return TreasureParallelEnv(GAME, render_mode=render_mode, **options)

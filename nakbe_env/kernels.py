@@ -1,10 +1,11 @@
-"""Treasures of Nakbe rules as @njit kernels over the flat state (layout in state.py).
+"""Treasures of Nakbe rules as @njit kernels over the flat state (layout in state.py), by the
+contract in docs/architecture.md; the batch forms are generated into batch.py.
 
 Both board sides run through the same kernels: per-space tables are indexed by state[SIDE].
 """
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from nakbe_env.data import (
     BEST_SLOT,
@@ -73,6 +74,7 @@ from nakbe_env.state import (
     LAST_ROLL,
     LAST_TO,
     LIGHT,
+    MOVE_BASE,
     MOVES_BY_SEAT,
     NO_SLOT,
     NO_TOKEN,
@@ -81,6 +83,7 @@ from nakbe_env.state import (
     P_CAMPAIGN,
     P_FEATURES,
     P_FIRST_SIDE,
+    PHASE_MOVE,
     ROUND,
     SEAT_TOKENS,
     SIDE,
@@ -91,9 +94,9 @@ from nakbe_env.state import (
     TOKEN_KINDS,
     TOKEN_VALUE_COUNTS,
 )
-from treasure_core.header import CURRENT_PLAYER, DECISIONS, NUM_PLAYERS, REWARD_MODE, RNG, TERMINAL
-from treasure_core.kernels import init_header, next_seed, outcome_rewards
-from treasure_core.rng import local_next, rng_below, rng_seed, rng_shuffle
+from treasure_core.header import CURRENT_PLAYER, DECISIONS, NUM_PLAYERS, RNG, TERMINAL
+from treasure_core.kernels import init_header
+from treasure_core.rng import rng_below, rng_seed, rng_shuffle
 
 
 # -- set-up ------------------------------------------------------------------------------
@@ -273,12 +276,20 @@ def can_move(state, explorer, roll):
 
 
 @njit(cache=True)
-def legal_mask(state: np.ndarray, mask: np.ndarray) -> int:
+def phase(state: np.ndarray) -> int:
+    """Every turn is one roll and one move (PHASES)."""
+    return PHASE_MOVE
+
+
+@njit(cache=True)
+def legal_mask(state: np.ndarray, player: int, mask: np.ndarray) -> int:
+    """The explorers `player` may move with the die showing; none unless it is its turn."""
+    deciding = state[TERMINAL] == 0 and player == state[CURRENT_PLAYER] and phase(state) == PHASE_MOVE
     count = 0
     for e in range(NUM_EXPLORERS):
-        legal = state[TERMINAL] == 0 and can_move(state, e, state[DIE])
-        mask[e] = 1 if legal else 0
-        count += mask[e]
+        legal = deciding and can_move(state, e, state[DIE])
+        mask[MOVE_BASE + e] = 1 if legal else 0
+        count += mask[MOVE_BASE + e]
     return count
 
 
@@ -493,20 +504,27 @@ def release_snakes(state, explorer):
 
 @njit(cache=True)
 def step(state: np.ndarray, action: int) -> None:
-    """Move explorer `action` by the die showing, resolve everything that follows, and roll
-    for the next player. The caller checks legality (legal_mask)."""
+    """Apply the decision of the player to act; the caller checks legality (legal_mask)."""
+    if phase(state) == PHASE_MOVE:
+        move_step(state, action - MOVE_BASE)
+
+
+@njit(cache=True)
+def move_step(state, explorer):
+    """Move `explorer` by the die showing, resolve everything that follows, and roll for the
+    next player."""
     player = state[CURRENT_PLAYER]
     roll = state[DIE]
-    start = state[EXPLORER_POS + action]
+    start = state[EXPLORER_POS + explorer]
     state[DECISIONS] += 1
     state[LAST_PLAYER] = player
-    state[LAST_EXPLORER] = action
+    state[LAST_EXPLORER] = explorer
     state[LAST_ROLL] = roll
     state[LAST_FROM] = start
     state[LAST_CAUGHT] = NOBODY
     state[LAST_EVENTS] = 0
-    state[MOVES_BY_SEAT + player * NUM_EXPLORERS + action] += 1
-    if resolve_move(state, player, action, start, roll):
+    state[MOVES_BY_SEAT + player * NUM_EXPLORERS + explorer] += 1
+    if resolve_move(state, player, explorer, start, roll):
         return  # over, or the campaign's jungle game is set up with its first roll
     state[CURRENT_PLAYER] = (player + 1) % state[NUM_PLAYERS]
     roll_die(state)
@@ -578,12 +596,9 @@ def scores(state: np.ndarray, scores_out: np.ndarray, tiebreaks_out: np.ndarray)
 
 
 @njit(cache=True)
-def returns(state: np.ndarray, out: np.ndarray) -> None:
-    n = state[NUM_PLAYERS]
-    points = np.zeros(n, np.int64)
-    tiebreaks = np.zeros(n, np.int64)
-    scores(state, points, tiebreaks)
-    outcome_rewards(points, tiebreaks, n, state[REWARD_MODE], out)
+def competitors(state: np.ndarray) -> int:
+    """Only the players compete: no in-kernel opponents."""
+    return state[NUM_PLAYERS]
 
 
 # -- hidden information ------------------------------------------------------------------
@@ -652,64 +667,3 @@ def resample_tokens(state, player, side):
         for _ in range(held[seat]):
             state[base + seat * TOKEN_KINDS + pool[count]] += 1
             count += 1
-
-
-# -- batched forms -----------------------------------------------------------------------
-# numba cannot cache a kernel that takes another kernel as an argument, so every game spells
-# out its own short prange loops over the generic per-game kernels.
-@njit(cache=True, parallel=True)
-def batch_init(states: np.ndarray, params: np.ndarray, seeds: np.ndarray) -> None:
-    for i in prange(states.shape[0]):
-        init(states[i], params, seeds[i])
-
-
-@njit(cache=True, parallel=True)
-def batch_step(
-    states: np.ndarray,
-    actions: np.ndarray,
-    params: np.ndarray,
-    rewards_out: np.ndarray,
-    dones_out: np.ndarray,
-) -> None:
-    for i in prange(states.shape[0]):
-        state = states[i]
-        step(state, actions[i])
-        dones_out[i] = state[TERMINAL] != 0
-        rewards_out[i, :] = 0.0
-        if dones_out[i]:
-            returns(state, rewards_out[i])
-            init(state, params, next_seed(state))
-
-
-@njit(cache=True, parallel=True)
-def batch_legal_mask(states: np.ndarray, masks_out: np.ndarray) -> None:
-    for i in prange(states.shape[0]):
-        legal_mask(states[i], masks_out[i])
-
-
-@njit(cache=True, parallel=True)
-def random_playout(
-    states: np.ndarray, params: np.ndarray, steps: int, seed: int, finished_out: np.ndarray
-) -> int:
-    """Each game takes `steps` uniformly random legal actions, restarting when it ends."""
-    n_actions = NUM_EXPLORERS
-    for i in prange(states.shape[0]):
-        state = states[i]
-        mask = np.zeros(n_actions, np.int8)
-        word = np.uint64(seed) ^ (np.uint64(i) * np.uint64(0x9E3779B97F4A7C15))
-        for _ in range(steps):
-            count = legal_mask(state, mask)
-            word, draw = local_next(word)
-            pick = np.int64(draw % np.uint64(count))
-            action = 0
-            for a in range(n_actions):
-                if mask[a]:
-                    if pick == 0:
-                        action = a
-                        break
-                    pick -= 1
-            step(state, action)
-            if state[TERMINAL]:
-                finished_out[i] += 1
-                init(state, params, next_seed(state))
-    return states.shape[0] * steps

@@ -6,7 +6,7 @@ every slice; OBS_LAYOUT and FULL_LAYOUT below are the source of truth for offset
 """
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from nakbe_env.data import (
     DISTINCT_FACES,
@@ -262,10 +262,3 @@ def full_state(state: np.ndarray, out: np.ndarray) -> None:
             index = side * TOKEN_KINDS + value
             out[_BOX_TOKENS + index] = state[BOX_TOKENS + index] / NUM_TOKENS
     out[_FULL_TO_ACT + state[CURRENT_PLAYER]] = 1.0
-
-
-@njit(cache=True, parallel=True)
-def batch_observe(states: np.ndarray, obs_out: np.ndarray) -> None:
-    for i in prange(states.shape[0]):
-        # int64 like the AEC env's calls, so numba compiles one observe, not two.
-        observe(states[i], np.int64(states[i, CURRENT_PLAYER]), obs_out[i])

@@ -28,6 +28,7 @@ from nakbe_env.data import (
 )
 from nakbe_env.kernels import advance, destination, landing
 from nakbe_env.state import (
+    ACTIONS,
     CAMPAIGN,
     DIE,
     END_CONDITIONS,
@@ -57,6 +58,7 @@ from nakbe_env.state import (
     LAST_ROLL,
     LAST_TO,
     LIGHT,
+    MOVE,
     NO_SLOT,
     NO_TOKEN,
     NOBODY,
@@ -71,6 +73,7 @@ from nakbe_env.state import (
     TOKEN_KINDS,
     TOKEN_VALUE_COUNTS,
 )
+from treasure_core.ansi import pad, paint
 from treasure_core.header import CURRENT_PLAYER, NUM_PLAYERS, TERMINAL
 
 # One ANSI colour and one letter per explorer (brown is shown as yellow-on-dark, black as grey).
@@ -88,13 +91,11 @@ _RGB = np.array(
     ],
     dtype=np.uint8,
 )
-_RESET = "\x1b[0m"
-_DIM = "\x1b[2m"
 
 
 def _explorer(e: int, dark: bool, colour: bool) -> str:
     letter = _LETTER[e].lower() if dark else _LETTER[e]
-    return f"{_ANSI[e]}{letter}{_RESET}" if colour else letter
+    return paint(letter, _ANSI[e], colour)
 
 
 def _special_mark(state: np.ndarray, space: int) -> str:
@@ -122,6 +123,15 @@ def _cell(state: np.ndarray, space: int, colour: bool) -> str:
     lightless = "~" if SPACE_FLAGS[state[SIDE], space] & LIGHTLESS else " "
     who = _explorer(here[0], state[EXPLORER_DARK + here[0]] != LIGHT, colour) if here else " "
     return f"{space:2d}{_special_mark(state, space)}{lightless}{guardian}{who}"
+
+
+def describe_action(state: np.ndarray, action: int, player: int | None = None) -> str:
+    """Words for an action (what `play` lists and error messages show); every seat sees the
+    same move, so `player` changes nothing."""
+    block, index = ACTIONS.block_of(action)
+    if block is MOVE:
+        return describe_move(state, index)
+    raise AssertionError(f"no words for the {block.name} block")
 
 
 def describe_move(state: np.ndarray, explorer: int) -> str:
@@ -196,7 +206,7 @@ def render_ansi(state: np.ndarray, viewer: int | None = None, colour: bool = Tru
     for space in range(TRACK_LENGTHS[side] + 1):
         r, c = SPACE_GRID[side, space]
         text = _cell(state, space, colour)
-        rows[r][c] = text + " " * max(0, width - _visible_len(text))
+        rows[r][c] = pad(text, width)
     room_r, room_c = GUARDIAN_START_GRID[side]
     room = "Gd@" if state[GUARDIAN_POS] == GUARDIAN_START else "Gd "
     rows[room_r][room_c] = room + " " * (width - len(room))
@@ -247,12 +257,6 @@ def render_ansi(state: np.ndarray, viewer: int | None = None, colour: bool = Tru
     else:
         lines.append(f"round {state[ROUND]}: player_{state[CURRENT_PLAYER]} to move, die shows {state[DIE]}")
     return "\n".join(lines)
-
-
-def _visible_len(text: str) -> int:
-    import re
-
-    return len(re.sub(r"\x1b\[[0-9;]*m", "", text))
 
 
 def render_rgb(state: np.ndarray, cell: int = 24) -> np.ndarray:

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from treasure_core import bench
+from treasure_apps import bench
 from treasure_core.registry import game_names
 
 RATE_FIELDS = {"steps", "seconds", "steps_per_second"}

@@ -6,7 +6,7 @@ import builtins
 
 import pytest
 
-from treasure_core.cli import main
+from treasure_apps.cli import main
 from treasure_core.registry import all_games
 
 
@@ -64,7 +64,7 @@ def test_play_quits_cleanly(monkeypatch, capsys):
 
 
 def test_game_options_as_flags(monkeypatch, capsys):
-    from treasure_core.cli import parse_options
+    from treasure_apps.arguments import parse_options
     from treasure_core.registry import get_game
 
     nakbe = get_game("nakbe")

@@ -1,188 +1,70 @@
-"""The conformance suite: every check here runs on every registered game, player count and
-option value (see conftest.CONFIGS). A new game joins by registering."""
+"""The conformance suite (treasure_core.conformance) on every registered game, player count and
+option value (see conftest.CONFIGS): one test per check. A new game joins by registering. The
+Parallel env's checks are in test_parallel.py. The last tests check the suite itself."""
 
 from __future__ import annotations
 
+import dataclasses
+import zlib
 from typing import Any
 
-import numba
 import numpy as np
 import pytest
-from conftest import random_legal
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from pettingzoo.test import api_test, seed_test
 
-from treasure_core.aec import TreasureAECEnv
-from treasure_core.batch import BatchRunner
+from treasure_core import conformance
+from treasure_core.conformance import CHECKS, assert_raises, configs, hidden_information_case, run_conformance
 from treasure_core.game import GameSpec
-from treasure_core.header import CURRENT_PLAYER, TERMINAL
-from treasure_core.registry import get_game, make_env
+from treasure_core.registry import all_games, get_game
 
-MAX_DECISIONS = 5000  # far beyond any real game: a game that runs longer is stuck
-
-
-def make(config: tuple[str, dict[str, Any]], **extra: Any) -> TreasureAECEnv:
-    name, options = config
-    return TreasureAECEnv(get_game(name), **options, **extra)
+Config = tuple[str, dict[str, Any]]
 
 
-def play_random(env: TreasureAECEnv, seed: int, decisions: int, check: bool = False) -> list[int]:
-    """Take up to `decisions` random legal actions (stopping at the end); return them."""
-    rng = np.random.default_rng(seed)
-    taken = []
-    for _ in range(decisions):
-        if env.get_state()[TERMINAL]:
-            break
-        action = random_legal(rng, env.observe(env.agent_selection)["action_mask"])
-        env.step(action)
-        taken.append(action)
-        if check:
-            env.game.check_invariants(env.get_state())
-    return taken
+# -- the kernel contract, PettingZoo's own tests, options ---------------------------------
+def test_kernel_contract(config: Config) -> None:
+    conformance.check_kernel_contract(*config)
 
 
-def env_snapshot(env: TreasureAECEnv) -> tuple:
-    return (
-        env.get_state().tobytes(),
-        env.agent_selection,
-        tuple(env.agents),
-        tuple(sorted(env.rewards.items())),
-        tuple(sorted(env._cumulative_rewards.items())),
-        tuple(sorted(env.terminations.items())),
-    )
+def test_bad_options(config: Config) -> None:
+    conformance.check_bad_options(*config)
 
 
-# -- PettingZoo's own tests ---------------------------------------------------------------
-def test_pettingzoo_api(config):
-    name, options = config
-    api_test(make_env(name, **options), num_cycles=300)
+def test_pettingzoo_api(config: Config) -> None:
+    conformance.check_pettingzoo_api(*config)
 
 
-def test_pettingzoo_seed(config):
-    name, options = config
-    seed_test(lambda: make_env(name, **options), num_cycles=200)
+def test_pettingzoo_seed(config: Config) -> None:
+    conformance.check_pettingzoo_seed(*config)
 
 
 # -- determinism, clone, replay -----------------------------------------------------------
-def test_same_seed_same_actions_same_trajectory(config):
-    first, second = make(config), make(config)
-    first.reset(seed=123)
-    second.reset(seed=123)
-    rng = np.random.default_rng(7)
-    while not first.get_state()[TERMINAL]:
-        action = random_legal(rng, first.observe(first.agent_selection)["action_mask"])
-        first.step(action)
-        second.step(action)
-        assert env_snapshot(first) == env_snapshot(second)
-    other = make(config)
-    other.reset(seed=124)
-    assert other.get_state().tobytes() != make_reset(config, 123).get_state().tobytes()
+def test_same_seed_same_trajectory(config: Config) -> None:
+    conformance.check_same_seed_same_trajectory(*config)
 
 
-def make_reset(config, seed: int) -> TreasureAECEnv:
-    env = make(config)
-    env.reset(seed=seed)
-    return env
+def test_clone_and_set_state(config: Config) -> None:
+    conformance.check_clone_and_set_state(*config)
 
 
-def test_clone_set_state_and_bytes_round_trip(config):
-    env = make_reset(config, 5)
-    play_random(env, seed=1, decisions=15)
-    assert not env.get_state()[TERMINAL], "the game should still be running mid-game"
-    twin = env.clone()
-    restored = make(config)
-    restored.set_state(env.get_state().tobytes())
-    assert env_snapshot(restored) == env_snapshot(env)
-    for agent in env.possible_agents:
-        for a, b in ((env, twin), (env, restored)):
-            oa, ob = a.observe(agent), b.observe(agent)
-            assert np.array_equal(oa["observation"], ob["observation"])
-            assert np.array_equal(oa["action_mask"], ob["action_mask"])
-    assert np.array_equal(env.state(), restored.state())
-    # The three continue identically; and the clone is independent of the original.
-    before = env.get_state()
-    play_random(twin, seed=2, decisions=3)
-    assert np.array_equal(env.get_state(), before)
-    env_actions = play_random(env, seed=9, decisions=MAX_DECISIONS)
-    rng_states = []
-    for other in (twin.clone(), restored):
-        other.set_state(before)
-        for action in env_actions:
-            other.step(action)
-        rng_states.append(other.get_state().tobytes())
-    assert rng_states == [env.get_state().tobytes()] * 2
-
-
-def test_set_state_rejects_bad_input(config):
-    env = make_reset(config, 0)
-    state = env.get_state()
-    for bad in (
-        state[:-1],
-        state.astype(np.int64),
-        state.tobytes()[:-4],
-        np.zeros((2, state.size), state.dtype),
-    ):
-        with pytest.raises(ValueError):
-            env.set_state(bad)
-    assert np.array_equal(env.get_state(), state)
+def test_set_state_rejects_bad_input(config: Config) -> None:
+    conformance.check_set_state_rejects_bad_input(*config)
 
 
 # -- bad input ----------------------------------------------------------------------------
-def test_illegal_actions_raise_and_change_nothing(config):
-    env = make_reset(config, 11)
-    play_random(env, seed=3, decisions=8)
-    n_actions = env.action_space(env.agent_selection).n
-    mask = env.observe(env.agent_selection)["action_mask"]
-    illegal: list[Any] = [a for a in range(n_actions) if not mask[a]]
-    illegal += [-1, n_actions, n_actions + 5, 1.0, "0", None, True, np.array([0, 1])]
-    before = env_snapshot(env)
-    for action in illegal:
-        with pytest.raises(ValueError) as error:
-            env.step(action)
-        assert env.agent_selection in str(error.value)
-        assert env_snapshot(env) == before
-    # numpy integers are fine when legal
-    env.step(np.int64(np.flatnonzero(mask)[0]))
+def test_illegal_actions_raise(config: Config) -> None:
+    conformance.check_illegal_actions_raise(*config)
 
 
-def test_illegal_action_penalize_option(config):
-    env = make(config, illegal_action="penalize")
-    env.reset(seed=4)
-    mask = env.observe(env.agent_selection)["action_mask"]
-    illegal = [a for a in range(mask.size) if not mask[a]] or [mask.size]
-    offender = env.agent_selection
-    env.step(illegal[0])
-    assert all(env.terminations.values())
-    assert env.rewards[offender] == -1.0
-    assert all(r == 0.0 for a, r in env.rewards.items() if a != offender)
+def test_illegal_action_penalize(config: Config) -> None:
+    conformance.check_illegal_action_penalize(*config)
 
 
-def test_bad_options_raise(config):
-    name, options = config
-    game = get_game(name)
-    bad_options = [
-        {"num_players": game.min_players - 1},
-        {"num_players": game.max_players + 1},
-        {"num_players": True},
-        {"num_players": "3"},
-        {"reward": "points"},
-        {"illegal_action": "ignore"},
-        {"no_such_option": 1},
-    ]
-    for option in game.game_options:
-        bad_options.append({option.name: object()})
-    for bad in bad_options:
-        with pytest.raises(ValueError) as error:
-            TreasureAECEnv(game, **bad)
-        assert next(iter(bad)) in str(error.value)
-    with pytest.raises(ValueError):
-        TreasureAECEnv(game, render_mode="video")
-    with pytest.raises(ValueError):
-        make(config).reset(seed=-1)
+# -- what each seat sees and may do -------------------------------------------------------
+def test_observations_differ_between_players(config: Config) -> None:
+    conformance.check_observations_differ_between_players(*config)
 
 
-# -- hidden information -------------------------------------------------------------------
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(
     seed=st.integers(0, 2**31),
@@ -190,154 +72,169 @@ def test_bad_options_raise(config):
     resample_seed=st.integers(0, 2**31),
     player_pick=st.integers(0, 6),
 )
-def test_hidden_information(config, seed, decisions, resample_seed, player_pick):
-    """A state and its resample_hidden twin look the same to that player (and to its bots)."""
-    env = make_reset(config, seed)
-    play_random(env, seed=seed + 1, decisions=decisions)
-    player = player_pick % env.num_players
-    agent = env.possible_agents[player]
-    twin = make(config)
-    twin.set_state(env.resample_hidden(player, resample_seed))
-    env.game.check_invariants(twin.get_state())
-    mine, theirs = env.observe(agent), twin.observe(agent)
-    assert np.array_equal(mine["observation"], theirs["observation"])
-    assert np.array_equal(mine["action_mask"], theirs["action_mask"])
-    assert twin.agent_selection == env.agent_selection
-    # Bots read only what their seat may know.
-    if not env.get_state()[TERMINAL] and env.agent_selection == agent:
-        for name, make_bot in env.game.bots.items():
-            assert make_bot(0).act(env, agent) == make_bot(0).act(twin, agent), f"bot {name} reads secrets"
+def test_hidden_information(
+    config: Config, seed: int, decisions: int, resample_seed: int, player_pick: int
+) -> None:
+    """A state and its resample_hidden twin look the same to that player (and to its bots);
+    hypothesis drives the library's single case, so a failure shrinks."""
+    name, options = config
+    hidden_information_case(name, options, seed, decisions, resample_seed, player_pick)
 
 
-def test_resample_hidden_really_redeals(config):
-    """Without this, an empty re-deal would pass the test above."""
-    changed = 0
-    for seed in range(20):
-        env = make_reset(config, seed)
-        play_random(env, seed=seed, decisions=seed)
-        twin = env.resample_hidden(seed % env.num_players, seed + 1)
-        changed += not np.array_equal(env.state(), make_with_state(config, twin).state())
-    assert changed >= 15
+def test_resample_hidden_redeals(config: Config) -> None:
+    conformance.check_resample_hidden_redeals(*config)
 
 
-def make_with_state(config, state: np.ndarray) -> TreasureAECEnv:
-    env = make(config)
-    env.set_state(state)
-    return env
-
-
-def test_observations_differ_between_players(config):
-    env = make_reset(config, 2)
-    observations = [env.observe(agent)["observation"] for agent in env.possible_agents]
-    assert len({o.tobytes() for o in observations}) == len(observations)
+def test_legal_mask_for_every_seat(config: Config) -> None:
+    conformance.check_legal_mask_for_every_seat(*config)
 
 
 # -- random play fuzz ---------------------------------------------------------------------
-def test_random_play_fuzz(config):
-    """Many random games, every invariant checked at every step; every game ends."""
-    env = make(config)
-    for game_index in range(100):
-        env.reset(seed=1000 + game_index)
-        env.game.check_invariants(env.get_state())
-        taken = play_random(env, seed=game_index, decisions=MAX_DECISIONS, check=True)
-        assert env.get_state()[TERMINAL], f"game {game_index} did not end in {len(taken)} decisions"
-        rewards = [env.rewards[a] for a in env.possible_agents]
-        assert all(env.terminations.values())
-        if env.options["reward"] == "win_loss":
-            assert set(rewards) <= {1.0, -1.0} and 1.0 in rewards
-        else:
-            assert abs(sum(rewards)) < 1e-6
-        info = env.infos[env.possible_agents[0]]
-        assert "score" in info
+def test_random_play_fuzz(config: Config) -> None:
+    conformance.check_random_play_fuzz(*config)
 
 
 # -- batch runner -------------------------------------------------------------------------
-def test_aec_and_batch_agree(config):
-    name, options = config
-    n_games = 6
-    runner = BatchRunner(name, n_games, seed=500, **options)
-    envs = []
-    for i in range(n_games):
-        envs.append(make_reset(config, 500 + i))
-    rng = np.random.default_rng(0)
-    live = np.ones(n_games, bool)
-    while live.any():
-        masks = runner.legal_masks().copy()
-        observations = runner.observe()
-        actions = np.zeros(n_games, np.int64)
-        for i, env in enumerate(envs):
-            if not live[i]:
-                actions[i] = int(np.flatnonzero(masks[i])[0])
-                continue
-            assert np.array_equal(runner.states[i], env.get_state())
-            seen = env.observe(env.agent_selection)
-            assert np.array_equal(seen["action_mask"], masks[i])
-            assert np.array_equal(seen["observation"], observations[i])
-            actions[i] = random_legal(rng, masks[i])
-            env.step(int(actions[i]))
-        rewards, dones = runner.step(actions)
-        for i, env in enumerate(envs):
-            if not live[i]:
-                continue
-            assert bool(dones[i]) == bool(env.get_state()[TERMINAL])
-            if dones[i]:
-                expected = [env.rewards[a] for a in env.possible_agents]
-                assert np.allclose(rewards[i], expected)
-                live[i] = False
-                # Auto-reset: a fresh game, not the finished one.
-                assert not runner.states[i, TERMINAL]
-    assert runner.current_players().shape == (n_games,)
+def test_aec_and_batch_agree(config: Config) -> None:
+    conformance.check_aec_and_batch_agree(*config)
 
 
-def test_batch_rejects_illegal_actions(config):
-    name, options = config
-    runner = BatchRunner(name, 4, seed=1, **options)
-    masks = runner.legal_masks()
-    before = runner.states.copy()
-    bad = np.array([int(np.flatnonzero(m)[0]) for m in masks])
-    bad[2] = masks.shape[1]
-    with pytest.raises(ValueError, match="game 2"):
-        runner.step(bad)
-    illegal = [a for a in range(masks.shape[1]) if not masks[1, a]]
-    if illegal:
-        bad[2] = int(np.flatnonzero(masks[2])[0])
-        bad[1] = illegal[0]
-        with pytest.raises(ValueError, match="game 1"):
-            runner.step(bad)
-    with pytest.raises(ValueError):
-        runner.step(bad[:2])
-    assert np.array_equal(runner.states, before)
+def test_batch_rejects_illegal_actions(config: Config) -> None:
+    conformance.check_batch_rejects_illegal_actions(*config)
 
 
-def test_random_playout_kernel(config):
-    name, options = config
-    game: GameSpec = get_game(name)
-    runner = BatchRunner(name, 16, seed=3, **options)
-    steps, finished = runner.random_playout(300, seed=8)
-    assert steps == 16 * 300
-    assert finished > 0
-    for state in runner.states:
-        game.check_invariants(state)
-    again = BatchRunner(name, 16, seed=3, **options)
-    assert again.random_playout(300, seed=8) == (steps, finished)
-    assert np.array_equal(again.states, runner.states)
-    assert runner.current_players().max() < runner.num_players
-    assert (runner.states[:, CURRENT_PLAYER] >= 0).all()
+def test_random_playout_kernel(config: Config) -> None:
+    conformance.check_random_playout_kernel(*config)
 
 
-def test_batch_runner_gives_the_same_games_on_any_number_of_threads(config):
-    name, options = config
-    runs = []
-    for threads in (1, numba.config.NUMBA_NUM_THREADS):
-        runner = BatchRunner(name, 32, seed=21, num_threads=threads, **options)
-        runner.random_playout(200, seed=5)
-        rng = np.random.default_rng(1)
-        total = np.zeros((32, runner.num_players))
-        for _ in range(50):
-            masks = runner.legal_masks()
-            actions = (rng.random(masks.shape) * masks).argmax(axis=1)
-            rewards, _ = runner.step(actions)
-            total += rewards
-        runs.append((runner.states.copy(), total))
-    assert np.array_equal(runs[0][0], runs[1][0])
-    assert np.array_equal(runs[0][1], runs[1][1])
+def test_batch_threads(config: Config) -> None:
+    conformance.check_batch_threads(*config)
+
+
+# -- the suite itself ---------------------------------------------------------------------
+def test_every_check_has_a_test() -> None:
+    """Each check in CHECKS runs in the project's suite, as test_<name> here or in test_parallel.py."""
+    import test_parallel
+
+    tested = set(globals()) | set(vars(test_parallel))
+    missing = [name for name in CHECKS if f"test_{name}" not in tested]
+    assert not missing, f"checks without a test: {missing}"
+    assert all(callable(check) for check in CHECKS.values())
+
+
+def test_configs_cover_every_player_count_and_test_config() -> None:
+    for game in all_games():
+        options = configs(game)
+        assert options == configs(game.name)
+        assert options[: game.max_players - game.min_players + 1] == [
+            {"num_players": n} for n in range(game.min_players, game.max_players + 1)
+        ]
+        assert all(dict(extra) in options for extra in game.test_configs)
+        assert len({repr(sorted(o.items())) for o in options}) == len(options), "a config twice"
+        assert not any("illegal_action" in o for o in options)
+
+
+@pytest.mark.parametrize("name", [game.name for game in all_games()])
+def test_check_hidden_information_loops_over_seeded_cases(name: str) -> None:
+    """The numpy-driven loop researchers run (the hypothesis test above drives the same case)."""
+    conformance.check_hidden_information(name, {}, examples=5, seed=1)
+
+
+def test_assert_raises() -> None:
+    def boom() -> None:
+        raise ValueError("game 2 is bad")
+
+    assert str(assert_raises(ValueError, boom, match="game 2")) == "game 2 is bad"
+    assert isinstance(assert_raises((KeyError, ValueError), boom), ValueError)
+    with pytest.raises(AssertionError, match="nothing was raised"):
+        assert_raises(ValueError, lambda: None, "quiet")
+    with pytest.raises(AssertionError, match="expected RuntimeError, got ValueError"):
+        assert_raises(RuntimeError, boom)
+    with pytest.raises(AssertionError, match="does not match"):
+        assert_raises(ValueError, boom, match="game 1")
+
+
+def test_run_conformance_returns_the_checks_it_ran() -> None:
+    names = ["bad_options", "set_state_rejects_bad_input", "parallel_requires_reset"]
+    assert run_conformance("nakbe", {"num_players": 2}, checks=names) == names
+    assert run_conformance(get_game("karuba"), {"num_players": 3}, checks="bad_options") == ["bad_options"]
+    with pytest.raises(ValueError, match="no_such_check"):
+        run_conformance("nakbe", {}, checks=["no_such_check"])
+    with pytest.raises(ValueError, match="no_such_option"):
+        run_conformance("nakbe", {"no_such_option": 1}, checks=["bad_options"])
+
+
+def _broken_invariants(state: np.ndarray) -> None:
+    raise AssertionError("deliberately broken invariant")
+
+
+def _leaky(game: GameSpec) -> GameSpec:
+    """The game with an observe kernel that leaks a digest of the whole state (secrets included)."""
+    observe = game.kernels.observe
+
+    def leaky_observe(state: np.ndarray, player: int, out: np.ndarray) -> None:
+        observe(state, player, out)
+        out[0] = (zlib.crc32(state.tobytes()) % 1000) / 1000
+
+    return dataclasses.replace(game, kernels=_replace(game.kernels, observe=leaky_observe))
+
+
+def _replace(record: Any, **changes: Any) -> Any:
+    """A copy of a dataclass or a NamedTuple with some fields changed."""
+    if dataclasses.is_dataclass(record):
+        return dataclasses.replace(record, **changes)
+    return record._replace(**changes)
+
+
+def _with_information(game: GameSpec, information: str) -> GameSpec:
+    return dataclasses.replace(game, dynamics=_replace(game.dynamics, information=information))
+
+
+def test_run_conformance_reports_a_broken_game() -> None:
+    """A suite that cannot fail is worthless: broken games fail, naming the check and config."""
+    nakbe = get_game("nakbe")
+    options = {"num_players": 2}
+    broken = dataclasses.replace(nakbe, check_invariants=_broken_invariants)
+    with pytest.raises(
+        AssertionError, match=r"conformance check 'random_play_fuzz' failed for nakbe"
+    ) as error:
+        run_conformance(broken, options, checks=["bad_options", "random_play_fuzz"])
+    assert "{'num_players': 2}" in str(error.value) and "deliberately broken invariant" in str(error.value)
+    with pytest.raises(AssertionError, match=r"check_random_play_fuzz failed for nakbe"):
+        conformance.check_random_play_fuzz(broken, options, games=1)
+
+    with pytest.raises(
+        AssertionError, match=r"conformance check 'hidden_information' failed for nakbe"
+    ) as error:
+        run_conformance(
+            _leaky(nakbe), options, checks=["observations_differ_between_players", "hidden_information"]
+        )
+    assert "can tell the state from its resample_hidden twin" in str(error.value)
+
+    with pytest.raises(
+        AssertionError,
+        match=r"'resample_hidden_redeals' failed for nakbe.*changed state\(\) \(the full-information view\)",
+    ):
+        run_conformance(_with_information(nakbe, "perfect"), options, checks=["resample_hidden_redeals"])
+    # A game with an empty re-deal cannot pass as imperfect information.
+    no_redeal = dataclasses.replace(
+        nakbe, kernels=_replace(nakbe.kernels, resample_hidden=lambda state, player, seed: None)
+    )
+    with pytest.raises(AssertionError, match=r"'resample_hidden_redeals' failed for nakbe.*only 0 of 20"):
+        run_conformance(no_redeal, options, checks=["resample_hidden_redeals"])
+
+
+def test_the_kernel_contract_check_fails_on_a_wrong_declaration() -> None:
+    from treasure_core.layout import ActionLayout
+
+    nakbe = get_game("nakbe")
+    short = ActionLayout()
+    short.add("move", 6, "one explorer short of the action space")
+    with pytest.raises(
+        AssertionError, match=r"'kernel_contract' failed for nakbe.*cover 6 actions, not the 7"
+    ):
+        run_conformance(
+            dataclasses.replace(nakbe, actions=short), {"num_players": 2}, checks=["kernel_contract"]
+        )
+    with pytest.raises(AssertionError, match=r"'kernel_contract' failed for nakbe.*phases \(\)"):
+        run_conformance(dataclasses.replace(nakbe, phases=()), {"num_players": 2}, checks=["kernel_contract"])

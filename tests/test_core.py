@@ -87,11 +87,32 @@ def test_winners_share_ties_after_the_tiebreak():
 
 def test_outcome_rewards_modes():
     out = np.zeros(3, np.float32)
-    outcome_rewards(np.array([7, 9, 9]), np.array([1, 2, 2]), 3, REWARD_WIN_LOSS, out)
+    outcome_rewards(np.array([7, 9, 9]), np.array([1, 2, 2]), 3, 3, REWARD_WIN_LOSS, out)
     assert out.tolist() == [-1.0, 1.0, 1.0]
-    outcome_rewards(np.array([6, 9, 12]), np.array([0, 0, 0]), 3, REWARD_SCORE_DIFF, out)
+    outcome_rewards(np.array([6, 9, 12]), np.array([0, 0, 0]), 3, 3, REWARD_SCORE_DIFF, out)
     assert np.allclose(out, [6 - 10.5, 9 - 9.0, 12 - 7.5])
     assert abs(out.sum()) < 1e-6
+
+
+def test_outcome_rewards_for_one_learning_seat_against_an_in_kernel_opponent():
+    """A solo game: player 0 against an automaton whose score comes after the players'."""
+    out = np.full(1, np.nan, np.float32)
+    outcome_rewards(np.array([30, 25]), np.array([0, 0]), 1, 2, REWARD_WIN_LOSS, out)
+    assert out.tolist() == [1.0]
+    outcome_rewards(np.array([20, 25]), np.array([0, 0]), 1, 2, REWARD_WIN_LOSS, out)
+    assert out.tolist() == [-1.0]
+    outcome_rewards(np.array([25, 25]), np.array([3, 3]), 1, 2, REWARD_WIN_LOSS, out)
+    assert out.tolist() == [1.0]  # a tie shares victory with the automaton
+    outcome_rewards(np.array([20, 25]), np.array([0, 0]), 1, 2, REWARD_SCORE_DIFF, out)
+    assert out.tolist() == [-5.0]  # own score minus the automaton's: finite, not a division by 0
+    outcome_rewards(np.array([17]), np.array([0]), 1, 1, REWARD_SCORE_DIFF, out)
+    assert out.tolist() == [17.0]  # alone: its own score
+    # Two players and an automaton: each against the mean of the two others.
+    out = np.zeros(2, np.float32)
+    outcome_rewards(np.array([10, 20, 30]), np.array([0, 0, 0]), 2, 3, REWARD_SCORE_DIFF, out)
+    assert out.tolist() == [10 - 25.0, 20 - 20.0]
+    outcome_rewards(np.array([10, 20, 30]), np.array([0, 0, 0]), 2, 3, REWARD_WIN_LOSS, out)
+    assert out.tolist() == [-1.0, -1.0]  # the automaton won
 
 
 def test_option_validation_names_the_option_and_the_allowed_values():
@@ -164,13 +185,48 @@ def test_each_game_and_the_gymnasium_ids_import_first_in_a_fresh_interpreter():
     import subprocess
     import sys
 
-    from treasure_core.registry import GAMES
+    from treasure_core.registry import game_names, module_of
 
-    for module in GAMES.values():
+    for module in map(module_of, game_names()):
         code = f"import {module}; {module}.env().reset(seed=0)"
         subprocess.run([sys.executable, "-c", code], check=True, timeout=120)
     code = (
-        "import gymnasium; "
-        "gymnasium.make('treasure_core.single_agent:treasure_envs/Nakbe-v1', opponents='bot').reset(seed=0)"
+        "import gymnasium; gymnasium.make("
+        "'treasure_adapters.single_agent:treasure_envs/Nakbe-v1', opponents='bot').reset(seed=0)"
     )
     subprocess.run([sys.executable, "-c", code], check=True, timeout=120)
+
+
+def test_phases_are_named_and_the_kernels_dispatch_on_them():
+    import karuba_env
+    import nakbe_env
+
+    env = karuba_env.raw_env(num_players=2, layout="draft")
+    env.reset(seed=3)
+    seen = [env.phase()]
+    while env.phase() == "draft":
+        assert env.get_state()[karuba_env.state.PHASE] == karuba_env.state.PHASE_DRAFT
+        legal = env.legal_actions()
+        assert all(a >= karuba_env.state.DRAFT_ADVENTURER_BASE for a in legal)  # draft blocks only
+        env.step(legal[0])
+    seen.append(env.phase())
+    assert seen == ["draft", "play"] and env.game.phases == ("draft", "play")
+    assert max(env.legal_actions()) < karuba_env.state.DRAFT_ADVENTURER_BASE  # play blocks only
+    nakbe = nakbe_env.raw_env()
+    nakbe.reset(seed=0)
+    assert nakbe.phase() == "move" and nakbe.game.phases == ("move",)
+
+
+def test_action_layouts_name_every_action_once():
+    from treasure_core.registry import all_games
+
+    for game in all_games():
+        layout = game.actions
+        assert layout.size == game.dims(game.make_params(game.validate({}))).n_actions
+        covered = [a for block in layout.blocks for a in range(block.start, block.stop)]
+        assert covered == list(range(layout.size)), f"{game.name}: blocks must tile the action space"
+        for block in layout.blocks:
+            assert layout.block_of(block.start) == (block, 0)
+            assert layout.block_of(block.stop - 1) == (block, block.size - 1)
+        with pytest.raises(ValueError):
+            layout.block_of(layout.size)

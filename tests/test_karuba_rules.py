@@ -14,10 +14,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from karuba_env import GAME, data, kernels, observe, render
+from karuba_env import GAME, batch, data, kernels, observe, render
 from karuba_env.bots import heuristic_action
 from karuba_env.data import COLS, NUM_TILES, TILE_EXIT_COUNT, TILE_EXITS, TILE_ITEM
 from karuba_env.env import EXAMPLE_LAYOUT_TEXT, parse_layout
+from karuba_env.invariants import check_invariants
 from karuba_env.state import (
     ADVENTURER_BEACH,
     ADVENTURER_POS,
@@ -53,7 +54,6 @@ from karuba_env.state import (
     TIE_CRYSTALS,
     TILES_REVEALED,
     TREASURE,
-    check_invariants,
 )
 from treasure_core.aec import TreasureAECEnv
 from treasure_core.header import CURRENT_PLAYER, NUM_PLAYERS, TERMINAL
@@ -146,7 +146,7 @@ def play_tile(state: np.ndarray, decisions: dict[int, int]) -> None:
         assert state[CURRENT_PLAYER] == seat
         action = decisions.get(seat, DISCARD)
         mask = np.zeros(N_ACTIONS, np.int8)
-        kernels.legal_mask(state, mask)
+        kernels.legal_mask(state, int(state[CURRENT_PLAYER]), mask)
         assert mask[action], f"seat {seat}: {render.describe_action(state, action)} is illegal"
         kernels.step(state, action)
     check_invariants(state)
@@ -156,7 +156,7 @@ def final(state: np.ndarray) -> tuple[list[int], list[int], list[float]]:
     n = int(state[NUM_PLAYERS])
     points, tiebreaks, rewards = np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n)
     kernels.scores(state, points, tiebreaks)
-    kernels.returns(state, rewards)
+    batch.returns(state, rewards)
     return points.tolist(), tiebreaks.tolist(), rewards.tolist()
 
 
@@ -287,7 +287,7 @@ def test_draft_places_colour_pairs_in_turn(n, order):
     for k, (colour, beach, jungle) in enumerate(picks):
         assert state[CURRENT_PLAYER] == order[k]
         mask = np.zeros(N_ACTIONS, np.int8)
-        kernels.legal_mask(state, mask)
+        kernels.legal_mask(state, int(state[CURRENT_PLAYER]), mask)
         assert not mask[DRAFT_TEMPLE_BASE:].any() and not mask[:DRAFT_ADVENTURER_BASE].any()
         # Any unplaced colour on any free beach space.
         offered = {divmod(a - DRAFT_ADVENTURER_BASE, 11) for a in np.flatnonzero(mask)}
@@ -297,7 +297,7 @@ def test_draft_places_colour_pairs_in_turn(n, order):
         kernels.step(state, DRAFT_ADVENTURER_BASE + colour * 11 + beach - 1)
         # The same player then places the temple of that colour, at distance 3 or more.
         assert state[CURRENT_PLAYER] == order[k] and state[DRAFT_COLOUR] == colour
-        kernels.legal_mask(state, mask)
+        kernels.legal_mask(state, int(state[CURRENT_PLAYER]), mask)
         jungles = {a - DRAFT_TEMPLE_BASE + 1 for a in np.flatnonzero(mask)}
         taken = {j for _, _, j in picks[:k]}
         assert jungles == {j for j in range(1, 12) if j not in taken and 4 <= beach + j <= 20}
@@ -313,7 +313,7 @@ def test_draft_temples_follow_the_difference_reading():
     state = fresh(2, layout="draft", distance_rule="difference")
     kernels.step(state, DRAFT_ADVENTURER_BASE + BLUE * 11 + 6 - 1)  # blue on beach 6
     mask = np.zeros(N_ACTIONS, np.int8)
-    kernels.legal_mask(state, mask)
+    kernels.legal_mask(state, int(state[CURRENT_PLAYER]), mask)
     assert {a - DRAFT_TEMPLE_BASE + 1 for a in np.flatnonzero(mask)} == {1, 2, 3, 9, 10, 11}
 
 
@@ -321,7 +321,7 @@ def test_draft_temples_follow_the_difference_reading():
 def test_lay_a_tile_unrotated_on_a_free_field_with_its_item():
     state = build(current=EW_CRYSTAL, islands={0: {(2, 2): NS}}, num_players=2)
     mask = np.zeros(N_ACTIONS, np.int8)
-    kernels.legal_mask(state, mask)
+    kernels.legal_mask(state, int(state[CURRENT_PLAYER]), mask)
     assert not mask[cell(2, 2)], "only free fields"
     assert mask[: data.NUM_CELLS].sum() == 29 and mask[DISCARD]
     play_tile(state, {0: cell(4, 6), 1: cell(2, 2)})
@@ -400,7 +400,7 @@ def test_entering_the_temple_of_its_own_colour_only():
     state = build(current=NS3, islands={0: island}, adventurers={0: {BROWN: (1, 5), YELLOW: (2, 5)}})
     assert "temple" not in targets(state, BROWN), "the wrong colour's temple"
     mask = np.zeros(N_ACTIONS, np.int8)
-    kernels.legal_mask(state, mask)
+    kernels.legal_mask(state, int(state[CURRENT_PLAYER]), mask)
     assert not mask[move(BROWN, "temple")]
     state = build(current=NS3, islands={0: island}, adventurers={0: {YELLOW: (1, 5)}})
     assert targets(state, YELLOW) == {"temple", (2, 5)}
@@ -515,7 +515,7 @@ def test_game_ends_after_the_last_tile():
     assert state[TERMINAL] and state[END_CONDITION] == END_TILES
     assert state[CELL_TILE + data.NUM_CELLS + cell(2, 2)] == last
     mask = np.zeros(N_ACTIONS, np.int8)
-    assert kernels.legal_mask(state, mask) == 0
+    assert kernels.legal_mask(state, int(state[CURRENT_PLAYER]), mask) == 0
 
 
 def test_score_tie_break_most_tiles_then_shared_victory():
@@ -592,7 +592,7 @@ def test_play_karuba_from_the_keyboard(monkeypatch, capsys, layout):
     """`treasure-envs play karuba` plays a whole game from typed answers (the draft too)."""
     import builtins
 
-    from treasure_core.cli import main
+    from treasure_apps.cli import main
 
     answers = iter(["hello", "999"])
 

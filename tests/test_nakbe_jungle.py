@@ -23,6 +23,7 @@ from test_nakbe_rules import events, final_scores, legal, pos, slot_index
 
 from nakbe_env import data, kernels, observe
 from nakbe_env.env import raw_env
+from nakbe_env.invariants import check_invariants
 from nakbe_env.state import (
     BOX_TOKENS,
     CAMPAIGN,
@@ -70,9 +71,8 @@ from nakbe_env.state import (
     TEAM_CARD,
     TOKEN_KINDS,
     TOKEN_VALUE_COUNTS,
-    check_invariants,
 )
-from treasure_core.cli import main
+from treasure_apps.cli import main
 from treasure_core.header import (
     CURRENT_PLAYER,
     DECISIONS,
@@ -181,7 +181,7 @@ def build(
     Treasure spaces an explorer stands on have lost their token; `tokens` sets chosen
     face-down values and `holdings[(side, seat)]` the token values a seat holds, both taken
     from that side's 15 tokens so they stay conserved; `cards[seat]` sets team cards.
-    The result passes state.check_invariants."""
+    The result passes invariants.check_invariants."""
     slots = slots or {}
     assert set(board) | set(slots) == set(NAMES) and not set(board) & set(slots)
     assert set(dark) <= set(board) and set(river) <= set(board) and not set(dark) & set(river)

@@ -9,7 +9,7 @@ treasures 3 5 8 12 16 18 21 25 28 33 35 42 45; traps 6 14 23 31 40; lightless 11
 import numpy as np
 import pytest
 
-from nakbe_env import data, kernels
+from nakbe_env import batch, data, kernels
 from nakbe_env.state import (
     DIE,
     END_CONDITIONS,
@@ -131,7 +131,7 @@ def all_slot_values(state: np.ndarray) -> dict[str, int | None]:
 
 def legal(state: np.ndarray) -> set[str]:
     mask = np.zeros(data.NUM_EXPLORERS, np.int8)
-    count = kernels.legal_mask(state, mask)
+    count = kernels.legal_mask(state, int(state[CURRENT_PLAYER]), mask)
     names = {NAMES[e] for e in range(data.NUM_EXPLORERS) if mask[e]}
     assert count == len(names)
     return names
@@ -162,7 +162,7 @@ def final_scores(state: np.ndarray) -> tuple[list[int], list[int]]:
 
 def final_returns(state: np.ndarray) -> list[float]:
     out = np.zeros(int(state[NUM_PLAYERS]), np.float64)
-    kernels.returns(state, out)
+    batch.returns(state, out)
     return [float(x) for x in out]
 
 
@@ -713,11 +713,11 @@ def test_after_the_end_terminal_is_set_and_nothing_is_legal():
     move(state, "green")
     assert state[TERMINAL] == 1 and state[DIE] == 0
     mask = np.ones(data.NUM_EXPLORERS, np.int8)
-    assert kernels.legal_mask(state, mask) == 0
+    assert kernels.legal_mask(state, int(state[CURRENT_PLAYER]), mask) == 0
     assert not mask.any()
     for die in FACES:  # whatever the die field holds
         state[DIE] = die
-        assert kernels.legal_mask(state, mask) == 0 and not mask.any()
+        assert kernels.legal_mask(state, int(state[CURRENT_PLAYER]), mask) == 0 and not mask.any()
 
 
 @pytest.mark.parametrize("seed", range(8))

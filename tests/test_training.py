@@ -13,17 +13,16 @@ import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 
-from treasure_core.aec import TreasureAECEnv
-from treasure_core.agents import Agent, RandomAgent
-from treasure_core.header import CURRENT_PLAYER, TERMINAL
-from treasure_core.registry import GAMES, all_games, game_names, get_game
-from treasure_core.single_agent import (
+from treasure_adapters.single_agent import (
     OpponentPool,
     TreasureGymEnv,
     gym_id,
-    play_game,
     register_gymnasium_envs,
 )
+from treasure_core.aec import TreasureAECEnv
+from treasure_core.agents import Agent, RandomAgent, play_game
+from treasure_core.header import CURRENT_PLAYER, TERMINAL
+from treasure_core.registry import all_games, game_names, get_game, register, unregister
 
 GAME_NAMES = game_names()
 
@@ -41,7 +40,7 @@ class RecordingRandom(RandomAgent):
 # -- registration and the env checker ------------------------------------------------------------
 def test_every_game_has_a_gymnasium_id_matching_its_env_version():
     ids = register_gymnasium_envs()
-    assert ids == [gym_id(name) for name in GAMES]
+    assert ids == [gym_id(name) for name in game_names()]
     for game in all_games():
         env_id = gym_id(game.name)
         assert env_id in gymnasium.registry
@@ -50,16 +49,23 @@ def test_every_game_has_a_gymnasium_id_matching_its_env_version():
 
 
 def test_a_game_registered_later_joins_gymnasium(monkeypatch):
-    monkeypatch.setitem(GAMES, "nakbe_again", GAMES["nakbe"])
+    import dataclasses
+    import types
+
+    module = types.ModuleType("nakbe_again_env")
+    module.GAME = dataclasses.replace(get_game("nakbe"), name="nakbe_again")
+    module.env = lambda **options: TreasureAECEnv(module.GAME, **options)
+    monkeypatch.setitem(sys.modules, "nakbe_again_env", module)
+    register("nakbe_again", "nakbe_again_env")  # the adapter hears of it: no call of ours
     try:
-        register_gymnasium_envs()
         again = gym_id("nakbe_again")
-        assert again.startswith("treasure_envs/NakbeAgain-v")
+        assert again.startswith("treasure_envs/NakbeAgain-v") and again in gymnasium.registry
         env = gymnasium.make(again, opponents="random", num_players=2)
         obs, info = env.reset(seed=0)
         assert obs.shape == env.observation_space.shape
     finally:
         gymnasium.registry.pop(gym_id("nakbe_again"), None)
+        unregister("nakbe_again")
 
 
 @pytest.mark.parametrize("name", GAME_NAMES)
@@ -97,7 +103,7 @@ def test_an_illegal_learner_action_raises_and_changes_nothing_or_is_penalized(na
 def test_bad_wrapper_arguments_are_errors():
     with pytest.raises(ValueError, match="learner_seat"):
         TreasureGymEnv("nakbe", learner_seat=4, num_players=4)
-    with pytest.raises(ValueError, match="unknown opponent"):
+    with pytest.raises(ValueError, match="unknown agent"):
         TreasureGymEnv("nakbe", opponents="genius")
     with pytest.raises(ValueError, match="one per other seat"):
         TreasureGymEnv("nakbe", opponents=["bot", "random"], num_players=4)
@@ -190,7 +196,7 @@ def test_importing_treasure_core_does_not_import_torch():
 def sb3():
     pytest.importorskip("torch")
     pytest.importorskip("sb3_contrib")
-    import treasure_core.policy as policy
+    import treasure_apps.policy as policy
 
     return policy
 
@@ -262,7 +268,7 @@ def _tiny_config(sb3_train):
 
 @pytest.mark.parametrize("name", GAME_NAMES)
 def test_a_short_training_run_saves_a_checkpoint_that_plays_a_game(sb3, name, tmp_path):
-    from treasure_core import evaluate, train
+    from treasure_apps import evaluate, train
 
     game = get_game(name)
     final = train.train(name, tmp_path, _tiny_config(train), progress=False, num_players=game.min_players)
@@ -290,7 +296,7 @@ def _run(add_subcommand, argv: list[str]) -> int:
 
 
 def test_train_and_eval_commands(sb3, tmp_path, capsys):
-    from treasure_core import evaluate, train
+    from treasure_apps import evaluate, train
 
     out = tmp_path / "run"
     argv = ["train", "nakbe", "--players", "2", "--steps", "256", "--envs", "2", "--out", str(out)]
@@ -311,7 +317,7 @@ def test_train_and_eval_commands(sb3, tmp_path, capsys):
     assert curve.is_file()
     assert _run(evaluate.add_subcommand, ["eval", "nakbe"]) == 2
     assert "--checkpoint" in capsys.readouterr().err
-    if "karuba" in GAMES:  # a checkpoint is for the game it was trained on
+    if "karuba" in game_names():  # a checkpoint is for the game it was trained on
         assert _run(evaluate.add_subcommand, ["eval", "karuba", "--checkpoint", model, "--games", "2"]) == 2
         assert "trained on nakbe" in capsys.readouterr().err
     assert _run(evaluate.add_subcommand, ["eval", "nakbe", "--checkpoint", str(tmp_path / "x.zip")]) == 2
@@ -322,7 +328,7 @@ def test_train_and_eval_commands(sb3, tmp_path, capsys):
 
 # -- statistics --------------------------------------------------------------------------------
 def test_wilson_interval():
-    from treasure_core.evaluate import wilson_interval
+    from treasure_apps.stats import wilson_interval
 
     low, high = wilson_interval(50, 100)
     assert low == pytest.approx(0.4038, abs=1e-4) and high == pytest.approx(0.5962, abs=1e-4)
@@ -331,7 +337,7 @@ def test_wilson_interval():
 
 
 def test_elo_ratings_recover_known_strengths():
-    from treasure_core.evaluate import elo_ratings
+    from treasure_apps.evaluate import elo_ratings
 
     # A beats B 3 to 1 over many games: 400 * log10(3) = 190.8 Elo apart.
     games = np.array([[0, 40_000], [40_000, 0]], float)
@@ -348,8 +354,8 @@ def test_elo_ratings_recover_known_strengths():
 
 
 def test_match_scores_and_win_rates_count_seats_as_documented(monkeypatch):
-    from treasure_core import evaluate
-    from treasure_core.single_agent import agent_factory
+    from treasure_apps import evaluate
+    from treasure_core.agents import agent_factory
 
     game = get_game("nakbe")
     options = game.validate({"num_players": 4})

@@ -38,6 +38,21 @@ def random_seed() -> int:
     return int(np.random.SeedSequence().generate_state(1, np.uint64)[0] >> np.uint64(1))
 
 
+def as_action(action: Any) -> int | None:
+    """An action as a Python int, or None if it is not an integer (bools and floats are not;
+    a 0-d integer array is). Range and legality are the caller's to check."""
+    if isinstance(action, np.ndarray) and action.shape == ():
+        action = action[()]
+    if isinstance(action, (int, np.integer)) and not isinstance(action, (bool, np.bool_)):
+        return int(action)
+    return None
+
+
+def player_info(info: dict[str, Any], player: int) -> dict[str, Any]:
+    """One player's share of a game's final_info: list values are per player, the rest shared."""
+    return {key: value[player] if isinstance(value, list) else value for key, value in info.items()}
+
+
 class TreasureAECEnv(AECEnv):
     """PettingZoo AEC environment over one game's kernels (see GameSpec)."""
 
@@ -112,9 +127,7 @@ class TreasureAECEnv(AECEnv):
         for p, agent in enumerate(self.possible_agents):
             self.rewards[agent] = float(self._returns[p])
             self.terminations[agent] = True
-            self.infos[agent] = {
-                key: value[p] if isinstance(value, list) else value for key, value in info.items()
-            }
+            self.infos[agent] = player_info(info, p)
         self._accumulate_rewards()
 
     def _require_game(self) -> None:
@@ -142,15 +155,13 @@ class TreasureAECEnv(AECEnv):
             self._finish()
 
     def _check_action(self, agent: str, action: Any) -> int:
-        if isinstance(action, np.ndarray) and action.shape == ():
-            action = action[()]
-        is_integer = isinstance(action, (int, np.integer)) and not isinstance(action, (bool, np.bool_))
-        if is_integer and 0 <= action < self.dims.n_actions:
-            self.game.kernels.legal_mask(self._state, self._mask)
-            if self._mask[action]:
-                return int(action)
+        checked = as_action(action)
+        if checked is not None and 0 <= checked < self.dims.n_actions:
+            self.game.kernels.legal_mask(self._state, self._player_of[agent], self._mask)
+            if self._mask[checked]:
+                return checked
         legal = ", ".join(f"{a} ({self.game.action_name(self._state, a)})" for a in self.legal_actions())
-        what = "is illegal" if is_integer else "is not an integer action"
+        what = "is illegal" if checked is not None else "is not an integer action"
         raise ValueError(f"{self.game.env_name}: {action!r} {what} for {agent}; legal actions are {legal}")
 
     def _penalize(self, agent: str) -> None:
@@ -164,11 +175,16 @@ class TreasureAECEnv(AECEnv):
         self._accumulate_rewards()
 
     # -- observations ---------------------------------------------------------------------
+    def phase(self) -> str:
+        """The name of the phase the game is in (GameSpec.phases), e.g. Karuba's "draft"."""
+        self._require_game()
+        return self.game.phases[int(self.game.kernels.phase(self._state))]
+
     def legal_actions(self) -> list[int]:
         """Legal actions of the agent to act (empty when the game is over)."""
         if self._state[TERMINAL]:
             return []
-        self.game.kernels.legal_mask(self._state, self._mask)
+        self.game.kernels.legal_mask(self._state, int(self._state[CURRENT_PLAYER]), self._mask)
         return np.flatnonzero(self._mask).tolist()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
@@ -178,7 +194,7 @@ class TreasureAECEnv(AECEnv):
         self.game.kernels.observe(self._state, player, observation)
         mask = np.zeros(self.dims.n_actions, np.int8)
         if agent == self.agent_selection and not self._state[TERMINAL]:
-            self.game.kernels.legal_mask(self._state, mask)
+            self.game.kernels.legal_mask(self._state, player, mask)
         return {"observation": observation, "action_mask": mask}
 
     def state(self) -> np.ndarray:

@@ -1,11 +1,17 @@
-"""Players for self-play and for `play`: the shared random agent, and the base a game's
-scripted bots build on. An agent picks an action for `agent` in a TreasureAECEnv."""
+"""Players: the shared random agent, the base a game's scripted bots build on, agents named
+by a string, and one game played with an agent in every seat. An agent picks an action for
+`agent` in a TreasureAECEnv."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from typing import Any
+
 import numpy as np
 
-from treasure_core.aec import TreasureAECEnv
+from treasure_core.aec import TreasureAECEnv, agent_name
+from treasure_core.game import GameSpec
+from treasure_core.header import CURRENT_PLAYER, TERMINAL
 
 
 class Agent:
@@ -44,3 +50,37 @@ class RandomAgent(Agent):
     def act(self, env: TreasureAECEnv, agent: str) -> int:
         mask = env.observe(agent)["action_mask"]
         return int(self.rng.choice(np.flatnonzero(mask)))
+
+
+# An agent is given as a name ("random" or one of the game's bots), a factory `seed -> Agent`
+# (a bot class, RandomAgent, a trained policy's factory), or an Agent.
+AgentSpec = str | Callable[[int], Agent] | Agent
+AgentFactory = Callable[[int], Agent]
+
+
+def agent_factory(game: GameSpec, spec: AgentSpec) -> AgentFactory:
+    """An agent spec -> a factory `seed -> Agent`; an unknown name is a ValueError."""
+    if isinstance(spec, str):
+        if spec == "random":
+            return RandomAgent
+        if spec in game.bots:
+            return game.bots[spec]
+        choices = ", ".join(["random", *game.bots])
+        raise ValueError(f"{game.name}: unknown agent {spec!r}; choose from {choices}, or give an Agent")
+    if isinstance(spec, Agent):
+        return lambda seed: spec
+    if callable(spec):
+        return spec
+    raise ValueError(
+        f"{game.name}: an agent must be a name, a factory seed -> Agent, or an Agent; got {spec!r}"
+    )
+
+
+def play_game(aec: TreasureAECEnv, seat_agents: Sequence[Agent], seed: int) -> dict[str, Any]:
+    """Play one game with an agent in every seat; returns the game's final_info."""
+    aec.reset(seed=seed)
+    state = aec._state
+    while not state[TERMINAL]:
+        seat = int(state[CURRENT_PLAYER])
+        aec.step(seat_agents[seat].act(aec, agent_name(seat)))
+    return aec.game.final_info(state)

@@ -1,42 +1,49 @@
-"""`GameSpec`: everything the generic driver, the batch runner, the CLI and the tests need to
-know about one game. Each game package builds one in its env.py and exposes it as `GAME`."""
+"""`GameSpec`: everything the drivers, the batch runner, the adapters, the applications and the
+conformance suite need to know about one game. Each game package builds one in its env.py and
+exposes it as `GAME`; docs/architecture.md describes the contract it stands for."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from types import ModuleType
-from typing import Any, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 import numpy as np
 
-from treasure_core.header import P_NUM_PLAYERS, P_REWARD_MODE, PARAMS_HEADER, REWARD_MODES
+from treasure_core.header import NUM_PLAYERS, P_NUM_PLAYERS, P_REWARD_MODE, PARAMS_HEADER, REWARD_MODES
+from treasure_core.kernels import winners_mask
+from treasure_core.layout import ActionLayout
 from treasure_core.options import Option, validate_options
 
 
 class Kernels(NamedTuple):
-    """A game's @njit kernels (the contract in DESIGN.md)."""
+    """A game's @njit kernels (docs/architecture.md, The kernel contract)."""
 
     init: Callable  # (state, params, seed)
-    legal_mask: Callable  # (state, mask_out int8) -> number of legal actions
-    step: Callable  # (state, action): one decision, then all chance, to the next decision
+    phase: Callable  # (state) -> index into GameSpec.phases
+    legal_mask: Callable  # (state, player, mask_out int8) -> count; empty unless player decides now
+    step: Callable  # (state, action): one decision, then all chance and automata, to the next decision
+    competitors: Callable  # (state) -> players + in-kernel opponents
+    scores: Callable  # (state, scores_out, tiebreaks_out): every competitor's, players first
     returns: Callable  # (state, out float32): final rewards per player
-    scores: Callable  # (state, scores_out, tiebreaks_out): scores at the end
     observe: Callable  # (state, player, out float32)
     full_state: Callable  # (state, out float32)
     resample_hidden: Callable  # (state, player, seed): re-deal what player cannot know
     batch_init: Callable  # (states, params, seeds)
     batch_step: Callable  # (states, actions, params, rewards_out, dones_out), auto-reset
-    batch_legal_mask: Callable  # (states, masks_out)
-    batch_observe: Callable  # (states, obs_out): each game's current player
+    batch_legal_mask: Callable  # (states, masks_out): each game's player to act
+    batch_observe: Callable  # (states, obs_out): each game's player to act
     random_playout: Callable  # (states, params, steps, seed, finished_out) -> steps taken
 
     @classmethod
-    def from_modules(cls, kernels: ModuleType, observe: ModuleType) -> Kernels:
-        """A game's kernels by their contract names: the encoders (observe, full_state,
-        batch_observe) from its observe module, the rest from its kernels module."""
-        encoders = ("observe", "full_state", "batch_observe")
-        return cls(**{name: getattr(observe if name in encoders else kernels, name) for name in cls._fields})
+    def from_modules(cls, kernels: ModuleType, observe: ModuleType, batch: ModuleType) -> Kernels:
+        """A game's kernels by their contract names: the encoders from its observe module, the
+        generated batch forms (and returns) from its batch module, the rules from kernels."""
+        rooms = {"observe": observe, "full_state": observe, "returns": batch}
+        rooms |= {name: batch for name in cls._fields if name.startswith("batch_")}
+        rooms["random_playout"] = batch
+        return cls(**{name: getattr(rooms.get(name, kernels), name) for name in cls._fields})
 
 
 class Dims(NamedTuple):
@@ -44,6 +51,17 @@ class Dims(NamedTuple):
     n_actions: int
     obs_size: int
     full_state_size: int
+
+
+class Dynamics(NamedTuple):
+    """What kind of game it is, in OpenSpiel's terms."""
+
+    # sequential: one seat decides at a time; simultaneous: in some phase several seats decide
+    # at once (the AEC env takes them in seat order, each hidden from the others until resolved).
+    turns: Literal["sequential", "simultaneous"]
+    chance: bool  # dice, shuffles or draws, from the generator in the state
+    # imperfect: some seat may not see part of the state (resample_hidden re-deals it).
+    information: Literal["perfect", "imperfect"]
 
 
 # Options every game has, handled by treasure_core.
@@ -60,7 +78,7 @@ def common_options(min_players: int, max_players: int, default_players: int) -> 
             "win_loss",
             tuple(REWARD_MODES),
             "win_loss: +1 each winner (ties share), -1 the others; "
-            "score_diff: own score minus the others' mean",
+            "score_diff: own score minus the other competitors' mean",
         ),
         Option(
             "illegal_action",
@@ -83,19 +101,19 @@ class GameSpec:
     game_params: Callable[[dict[str, Any]], list[int]]  # validated options -> game's params
     dims: Callable[[np.ndarray], Dims]
     kernels: Kernels
+    phases: tuple[str, ...]  # the names of kernels.phase's values, in order
+    actions: ActionLayout  # the action space's named blocks
+    dynamics: Dynamics
     render_ansi: Callable[..., str]  # (state, viewer=None) -> str
     render_rgb: Callable[[np.ndarray], np.ndarray]
-    action_name: Callable[[np.ndarray, int], str]  # (state, action) -> words for a person
+    # (state, action, player=None) -> words for a person; player defaults to the one to act.
+    action_name: Callable[..., str]
     check_invariants: Callable[[np.ndarray], None]  # raises AssertionError
-    # For infos at the end: a list value is per player (player p gets value[p]); any other
-    # value (a tuple of all scores, say) goes to every player as it is.
-    final_info: Callable[[np.ndarray], dict[str, Any]]
+    # (state, scores, tiebreaks) -> final infos beyond the common score, winner and scores (see
+    # final_info): a list value is per player (player p gets value[p]); any other value goes to
+    # every player as it is.
+    extra_info: Callable[[np.ndarray, np.ndarray, np.ndarray], dict[str, Any]]
     bots: dict[str, Callable[..., Any]] = field(default_factory=dict)
-    # Simultaneous turns, for the Parallel driver: (state) -> the seats that decide together from
-    # this state, in the order the kernels take them. Each seat's legal actions must not depend
-    # on the others' decisions in the group: they are legal_mask of the state with
-    # CURRENT_PLAYER set to that seat. None: every decision is one seat's alone.
-    simultaneous_seats: Callable[[np.ndarray], list[int]] | None = None
     # Rules between options (e.g. two that cannot go together): raise ValueError naming them.
     check_options: Callable[[dict[str, Any]], None] | None = None
     # Option combinations the conformance suite runs besides one option at a time.
@@ -117,3 +135,22 @@ class GameSpec:
         header[P_NUM_PLAYERS] = options["num_players"]
         header[P_REWARD_MODE] = REWARD_MODES[options["reward"]]
         return np.array(header + list(self.game_params(options)), dtype=np.int32)
+
+    def final_info(self, state: np.ndarray) -> dict[str, Any]:
+        """Everything worth logging at the end: per player its score and whether it won
+        (highest score, then highest tie-break, among all competitors; ties share), every
+        competitor's score as a tuple, then the game's extra_info."""
+        n = int(state[NUM_PLAYERS])
+        competitors = int(self.kernels.competitors(state))
+        points = np.zeros(competitors, np.int64)
+        tiebreaks = np.zeros(competitors, np.int64)
+        self.kernels.scores(state, points, tiebreaks)
+        winners = np.zeros(competitors, np.int32)
+        winners_mask(points, tiebreaks, competitors, winners)
+        info: dict[str, Any] = {
+            "score": [int(x) for x in points[:n]],
+            "winner": [bool(w) for w in winners[:n]],
+            "scores": tuple(int(x) for x in points),
+        }
+        info.update(self.extra_info(state, points, tiebreaks))
+        return info

@@ -1,9 +1,10 @@
 """The header every game's state array starts with, and the params header.
 
-Every game keeps these few fields at the same offsets, so the driver, the batch runner and
+Every game keeps these few fields at the same offsets, so the drivers, the batch runner and
 the tests read the player to act, the end of the game and the random generator the same way
-for every game: state[CURRENT_PLAYER] and state[TERMINAL] play the roles of DESIGN.md's
-current_player() and is_terminal() kernels. A game's own fields start at HEADER_SIZE (see its state.py).
+for every game: state[CURRENT_PLAYER] and state[TERMINAL] play the roles of the contract's
+current_player() and is_terminal() (docs/architecture.md, The state). A game's own fields
+start at HEADER_SIZE (see its state.py).
 """
 
 import numpy as np

@@ -1,5 +1,6 @@
-"""Kernel helpers shared by every game: header set-up, reading it, and turning final scores
-into rewards. Plain @njit functions (no function arguments), so numba caches them."""
+"""Kernel helpers shared by every game: header set-up, automatic-reset seeds, and turning final
+scores into winners and rewards. Plain @njit functions (no function arguments), so numba
+caches them (docs/architecture.md, The kernel contract)."""
 
 import numpy as np
 from numba import njit
@@ -32,7 +33,8 @@ def next_seed(state: np.ndarray) -> int:
 
 @njit(cache=True)
 def winners_mask(scores: np.ndarray, tiebreaks: np.ndarray, num_players: int, out: np.ndarray) -> int:
-    """out[p] = 1 for every winner: highest score, then highest tie-break; ties share victory."""
+    """out[p] = 1 for every winner among scores[:num_players]: highest score, then highest
+    tie-break; ties share victory. Returns the number of winners."""
     best = 0
     for p in range(1, num_players):
         if scores[p] > scores[best] or (scores[p] == scores[best] and tiebreaks[p] > tiebreaks[best]):
@@ -46,21 +48,32 @@ def winners_mask(scores: np.ndarray, tiebreaks: np.ndarray, num_players: int, ou
 
 @njit(cache=True)
 def outcome_rewards(
-    scores: np.ndarray, tiebreaks: np.ndarray, num_players: int, reward_mode: int, out: np.ndarray
+    scores: np.ndarray,
+    tiebreaks: np.ndarray,
+    num_players: int,
+    competitors: int,
+    reward_mode: int,
+    out: np.ndarray,
 ) -> None:
-    """Final rewards per player into out[:num_players].
+    """Final rewards of the players into out[:num_players]. scores[:competitors] holds the
+    players first, then any in-kernel opponents (a solo mode's automaton), which win or lose
+    like a player but get no reward.
 
-    win_loss: +1 to each winner, -1 to every other player.
-    score_diff: own score minus the mean score of the others (sums to zero).
+    win_loss: +1 to each winning player (ties share victory), -1 to every other player.
+    score_diff: own score minus the mean score of the other competitors (with all competitors
+    players, the rewards sum to zero); a lone competitor's reward is its own score.
     """
     if reward_mode == REWARD_SCORE_DIFF:
         total = 0.0
-        for p in range(num_players):
+        for p in range(competitors):
             total += scores[p]
         for p in range(num_players):
-            out[p] = scores[p] - (total - scores[p]) / (num_players - 1)
+            if competitors == 1:
+                out[p] = scores[p]
+            else:
+                out[p] = scores[p] - (total - scores[p]) / (competitors - 1)
         return
-    winners = np.zeros(num_players, np.int32)
-    winners_mask(scores, tiebreaks, num_players, winners)
+    winners = np.zeros(competitors, np.int32)
+    winners_mask(scores, tiebreaks, competitors, winners)
     for p in range(num_players):
         out[p] = 1.0 if winners[p] else -1.0

@@ -1,6 +1,9 @@
-"""Naming the slices of flat arrays: the fields of a state, the parts of an observation."""
+"""Naming the slices of flat arrays: the fields of a state, the parts of an observation, and the
+blocks of an action space."""
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 
 class Fields:
@@ -22,3 +25,53 @@ def offsets(layout: tuple[tuple[str, int], ...]) -> dict[str, tuple[int, int]]:
         out[name] = (start, start + size)
         start += size
     return out
+
+
+class ActionBlock(NamedTuple):
+    """One named run of a game's flat action space: actions start .. start + size - 1."""
+
+    name: str
+    start: int
+    size: int
+    help: str  # what action start + i does, in terms of i
+
+    @property
+    def stop(self) -> int:
+        return self.start + self.size
+
+
+class ActionLayout:
+    """A game's flat action space as a named table of blocks, laid end to end. The kernels
+    read the blocks' offsets, and the docs, action names and tests read the same table:
+
+        ACTIONS = ActionLayout()
+        MOVE = ACTIONS.add("move", 7, "move explorer i by the die showing")
+        N_ACTIONS = ACTIONS.size
+    """
+
+    def __init__(self) -> None:
+        self.blocks: list[ActionBlock] = []
+        self.size = 0
+
+    def add(self, name: str, size: int, help: str) -> ActionBlock:
+        if size < 1 or any(block.name == name for block in self.blocks):
+            raise ValueError(f"action block {name!r}: a new name and a positive size, got {size}")
+        block = ActionBlock(name, self.size, size, help)
+        self.blocks.append(block)
+        self.size += size
+        return block
+
+    def block_of(self, action: int) -> tuple[ActionBlock, int]:
+        """The block holding `action`, and the action's index inside it."""
+        for block in self.blocks:
+            if block.start <= action < block.stop:
+                return block, action - block.start
+        raise ValueError(f"action {action!r} is outside 0..{self.size - 1}")
+
+    def table(self) -> list[tuple[str, str, str]]:
+        """(actions, block name, meaning) rows, as docs/games/<game>.md prints them."""
+        rows = []
+        for block in self.blocks:
+            span = str(block.start) if block.size == 1 else f"{block.start}–{block.stop - 1}"
+            rows.append((span, block.name, block.help))
+        return rows

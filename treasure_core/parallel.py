@@ -1,12 +1,12 @@
 """The generic PettingZoo Parallel environment, driven by a game's kernels.
 
-For games whose turns are simultaneous (GameSpec.simultaneous_seats): one parallel step takes
-the decisions of every seat that decides together, applies them in the order the kernels take
-them (exactly as the AEC env would, one after the other, each unseen by the others), and
-returns what follows. In a phase where one seat decides alone (a draft, say), only that seat
-gets a non-zero action mask; the actions given for the other agents are ignored. The state
+One parallel step takes the decisions of every seat that decides now (those whose
+`legal_mask(state, seat)` is not empty: several in a simultaneous phase, such as Karuba's
+tiles), applies them in the order the kernels take them (exactly as the AEC env would, one
+after the other, each unseen by the others), and returns what follows. A seat that does not
+decide now gets an all-zero action mask, and the action given for it is ignored. The state
 array, the kernels and the rules are the AEC env's: the same seed and decisions give the same
-game in both.
+game in both, for every game.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import ParallelEnv
 
-from treasure_core.aec import TreasureAECEnv, normalise_seed, random_seed
+from treasure_core.aec import TreasureAECEnv, as_action, normalise_seed, player_info, random_seed
 from treasure_core.game import GameSpec
 from treasure_core.header import CURRENT_PLAYER, TERMINAL
 
@@ -66,21 +66,16 @@ class TreasureParallelEnv(ParallelEnv):
         return self._observations(), {agent: {} for agent in self.agents}
 
     def deciding_seats(self) -> list[int]:
-        """The seats that decide in the next step, in the order their decisions are applied."""
+        """The seats that decide in the next step, in seat order."""
         state = self._aec._state
         if state[TERMINAL]:
             return []
-        if self.game.simultaneous_seats is None:
-            return [int(state[CURRENT_PLAYER])]
-        return [int(seat) for seat in self.game.simultaneous_seats(state)]
+        return [seat for seat in range(self.num_players) if self.legal_mask(seat).any()]
 
     def legal_mask(self, seat: int) -> np.ndarray:
         """Seat's legal actions in the next step (all zeros if it does not decide in it)."""
         mask = np.zeros(self._aec.dims.n_actions, np.int8)
-        if seat in self.deciding_seats():
-            view = self._aec._state.copy()
-            view[CURRENT_PLAYER] = seat  # its options do not depend on the others' decisions
-            self.game.kernels.legal_mask(view, mask)
+        self.game.kernels.legal_mask(self._aec._state, seat, mask)
         return mask
 
     def _observations(self) -> dict[str, dict[str, np.ndarray]]:
@@ -92,31 +87,28 @@ class TreasureParallelEnv(ParallelEnv):
             out[agent] = {"observation": observation, "action_mask": self.legal_mask(seat)}
         return out
 
-    def _checked(self, actions: dict[str, Any]) -> list[tuple[int, int]]:
-        """(seat, action) for each deciding seat, in order; ValueError naming the first bad one."""
+    def _checked(self, actions: dict[str, Any]) -> dict[int, int]:
+        """seat -> action for each deciding seat; ValueError naming the first bad one."""
         if not isinstance(actions, dict):
             raise ValueError(f"{self.game.env_name}: step takes a dict agent -> action; got {actions!r}")
-        checked = []
+        checked = {}
         for seat in self.deciding_seats():
             agent = self.possible_agents[seat]
             if agent not in actions:
                 raise ValueError(f"{self.game.env_name}: no action for {agent}, which decides this step")
-            action = actions[agent]
-            if isinstance(action, np.ndarray) and action.shape == ():
-                action = action[()]
+            action = as_action(actions[agent])
             mask = self.legal_mask(seat)
-            integer = isinstance(action, (int, np.integer)) and not isinstance(action, (bool, np.bool_))
-            if not (integer and 0 <= action < mask.size and mask[action]):
-                view = self._aec._state.copy()
-                view[CURRENT_PLAYER] = seat
+            if action is None or not (0 <= action < mask.size and mask[action]):
+                state = self._aec._state
                 legal = ", ".join(
-                    f"{a} ({self.game.action_name(view, int(a))})" for a in np.flatnonzero(mask)
+                    f"{a} ({self.game.action_name(state, int(a), seat)})" for a in np.flatnonzero(mask)
                 )
-                what = "is illegal" if integer else "is not an integer action"
+                what = "is illegal" if action is not None else "is not an integer action"
                 raise _IllegalAction(
-                    agent, f"{self.game.env_name}: {action!r} {what} for {agent}; legal actions are {legal}"
+                    agent,
+                    f"{self.game.env_name}: {actions[agent]!r} {what} for {agent}; legal actions are {legal}",
                 )
-            checked.append((seat, int(action)))
+            checked[seat] = action
         return checked
 
     def step(self, actions: dict[str, Any]) -> tuple[dict, dict, dict, dict, dict]:
@@ -134,9 +126,12 @@ class TreasureParallelEnv(ParallelEnv):
                 raise ValueError(str(error)) from None
             return self._penalize(live, error.agent)
         state = self._aec._state
-        for seat, action in decisions:
-            assert state[CURRENT_PLAYER] == seat, "simultaneous_seats disagrees with the kernels"
-            self.game.kernels.step(state, action)
+        for _ in range(len(decisions)):
+            # The kernels take the decisions in their own order: whoever they ask for next.
+            seat = int(state[CURRENT_PLAYER])
+            if seat not in decisions or state[TERMINAL]:
+                raise RuntimeError(f"{self.game.name}: the kernels ask seat {seat} out of turn")
+            self.game.kernels.step(state, decisions.pop(seat))
         rewards = {agent: 0.0 for agent in live}
         infos: dict[str, dict] = {agent: {} for agent in live}
         done = bool(state[TERMINAL])
@@ -147,9 +142,7 @@ class TreasureParallelEnv(ParallelEnv):
             for agent in live:
                 seat = self._aec._player_of[agent]
                 rewards[agent] = float(returns[seat])
-                infos[agent] = {
-                    key: value[seat] if isinstance(value, list) else value for key, value in info.items()
-                }
+                infos[agent] = player_info(info, seat)
         observations = self._observations()
         terminations = {agent: done for agent in live}
         truncations = {agent: False for agent in live}

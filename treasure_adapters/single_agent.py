@@ -13,31 +13,29 @@ sb3-contrib's MaskablePPO. Every registered game is a Gymnasium id:
 
 >>> env = gymnasium.make("treasure_envs/Nakbe-v1", opponents="bot", num_players=4)
 
-This module imports no deep-learning library; model snapshots come from treasure_core.policy.
+This is an adapter (docs/architecture.md, Layers): it sits on the runtime and the games, and
+imports no deep-learning library; model snapshots come from treasure_apps.policy.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from treasure_core.aec import TreasureAECEnv, agent_name
-from treasure_core.agents import Agent, RandomAgent
+from treasure_core.aec import TreasureAECEnv, agent_name, player_info
+from treasure_core.agents import Agent, AgentFactory, AgentSpec, agent_factory
 from treasure_core.game import GameSpec
 from treasure_core.header import CURRENT_PLAYER, TERMINAL
-from treasure_core.registry import GAMES, get_game
+from treasure_core.registry import game_names, get_game, on_register
 
 GYM_NAMESPACE = "treasure_envs"
 SEED_BOUND = 2**63
 
-# An opponent is given as a name ("random" or one of the game's bots), a factory
-# `seed -> Agent` (a bot class, RandomAgent, a PolicyAgent snapshot's factory), or an Agent.
-OpponentSpec = str | Callable[[int], Agent] | Agent
-AgentFactory = Callable[[int], Agent]
+OpponentSpec = AgentSpec  # an opponent: a name, a factory seed -> Agent, or an Agent
 
 
 def gym_id(game_name: str) -> str:
@@ -52,35 +50,17 @@ def register_gymnasium_envs() -> list[str]:
     on the next call). Returns the ids. The registry imports each game for its version
     (a few tens of milliseconds each, no compilation)."""
     ids = []
-    for name in GAMES:
+    for name in game_names():
         env_id = gym_id(name)
         if env_id not in gymnasium.registry:
             gymnasium.register(
                 id=env_id,
-                entry_point="treasure_core.single_agent:TreasureGymEnv",
+                entry_point="treasure_adapters.single_agent:TreasureGymEnv",
                 kwargs={"game": name},
                 disable_env_checker=False,
             )
         ids.append(env_id)
     return ids
-
-
-def agent_factory(game: GameSpec, spec: OpponentSpec) -> AgentFactory:
-    """An opponent spec -> a factory `seed -> Agent`; unknown names are a ValueError."""
-    if isinstance(spec, str):
-        if spec == "random":
-            return RandomAgent
-        if spec in game.bots:
-            return game.bots[spec]
-        choices = ", ".join(["random", *game.bots])
-        raise ValueError(f"{game.name}: unknown opponent {spec!r}; choose from {choices}, or give an Agent")
-    if isinstance(spec, Agent):
-        return lambda seed: spec
-    if callable(spec):
-        return spec
-    raise ValueError(
-        f"{game.name}: an opponent must be a name, a factory seed -> Agent, or an Agent; got {spec!r}"
-    )
 
 
 class OpponentPool:
@@ -272,10 +252,7 @@ class TreasureGymEnv(gymnasium.Env):
             return 0.0, False, {}
         # The learner's own final reward, whoever moved last.
         self.game.kernels.returns(self.aec._state, self._returns)
-        info = {
-            key: value[self.learner_seat] if isinstance(value, list) else value
-            for key, value in self.game.final_info(self.aec._state).items()
-        }
+        info = player_info(self.game.final_info(self.aec._state), self.learner_seat)
         info["learner_seat"] = self.learner_seat
         return float(self._returns[self.learner_seat]), True, info
 
@@ -311,15 +288,7 @@ class TreasureGymEnv(gymnasium.Env):
         return self.aec.render()
 
 
-def play_game(aec: TreasureAECEnv, seat_agents: Sequence[Agent], seed: int) -> dict[str, Any]:
-    """Play one game with an agent in every seat; returns the game's final_info."""
-    aec.reset(seed=seed)
-    state = aec._state
-    while not state[TERMINAL]:
-        seat = int(state[CURRENT_PLAYER])
-        aec.step(seat_agents[seat].act(aec, agent_name(seat)))
-    return aec.game.final_info(state)
-
-
-# Importing this module makes every registered game a Gymnasium id.
+# Importing this module makes every registered game a Gymnasium id, and every game registered
+# later too.
 register_gymnasium_envs()
+on_register(lambda name: register_gymnasium_envs())

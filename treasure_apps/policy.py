@@ -1,7 +1,7 @@
 """Trained models as players, and the vectorised env for collecting experience.
 
-Needs the `train` extra (torch, stable-baselines3, sb3-contrib); nothing else in
-treasure_core imports this module at import time.
+Needs the `train` extra (torch, stable-baselines3, sb3-contrib); the rest of treasure_apps
+imports it only when a checkpoint is loaded or training starts.
 
 - `PolicyAgent`: a MaskablePPO policy network playing a seat, as an `Agent`; its sampling uses
   its own seeded generator, so a game with a snapshot opponent is reproducible.
@@ -13,7 +13,6 @@ treasure_core imports this module at import time.
 from __future__ import annotations
 
 import copy
-import csv
 import functools
 import json
 import time
@@ -25,14 +24,12 @@ import numpy as np
 import torch
 from sb3_contrib import MaskablePPO
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
-from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.vec_env import DummyVecEnv
 
+from treasure_adapters.single_agent import TreasureGymEnv
 from treasure_core.aec import TreasureAECEnv
 from treasure_core.agents import Agent
-from treasure_core.evaluate import EVAL_FIELDS, WinRate, win_rate
 from treasure_core.game import GameSpec
-from treasure_core.single_agent import OpponentPool, TreasureGymEnv, agent_factory
 
 
 class PolicyAgent(Agent):
@@ -204,93 +201,3 @@ def load_checkpoint(path: str | Path) -> tuple[MaskableActorCriticPolicy, dict[s
             settings = json.loads((folder / RUN_FILE).read_text())
             break
     return model.policy.eval(), settings
-
-
-class SnapshotCallback(BaseCallback):
-    """Adds a frozen copy of the learner to the opponent pool at the start and then every
-    `every_steps` steps: self-play against its own past."""
-
-    def __init__(self, pool: OpponentPool, every_steps: int):
-        super().__init__()
-        self.pool = pool
-        self.every_steps = every_steps
-        self.next_at = 0
-
-    def _add(self) -> None:
-        self.pool.add(PolicyAgent.snapshot(self.model.policy, name=f"snapshot@{self.num_timesteps}"))
-        self.next_at = self.num_timesteps + self.every_steps
-        self.logger.record("pool/snapshots", len(self.pool.snapshots))
-
-    def _on_training_start(self) -> None:
-        self._add()
-
-    def _on_step(self) -> bool:
-        if self.num_timesteps >= self.next_at:
-            self._add()
-        return True
-
-
-class WinRateCallback(BaseCallback):
-    """Every `every_steps` steps (and before the first), the learner's win rate (argmax moves)
-    against each fixed opponent over `n_games` games with its seat rotated: logged to
-    TensorBoard as eval/win_rate_vs_<opponent> and appended to eval.csv for the curve."""
-
-    def __init__(
-        self,
-        game: GameSpec,
-        options: dict[str, Any],
-        opponents: Sequence[str],
-        n_games: int,
-        every_steps: int,
-        log_path: Path,
-        seed: int = 0,
-    ):
-        super().__init__()
-        self.game = game
-        self.options = options
-        self.opponents = {name: agent_factory(game, name) for name in opponents}
-        self.n_games = n_games
-        self.every_steps = every_steps
-        self.log_path = log_path
-        self.seed = seed
-        self.next_at = 0
-        self.started = time.perf_counter()
-        self.latest: dict[str, WinRate] = {}
-
-    def _evaluate(self) -> None:
-        policy = self.model.policy
-        policy.set_training_mode(False)
-
-        def learner(seed: int) -> PolicyAgent:
-            return PolicyAgent(policy, seed, deterministic=True)
-
-        minutes = (time.perf_counter() - self.started) / 60
-        new_file = not self.log_path.exists()
-        with self.log_path.open("a", newline="") as file:
-            writer = csv.writer(file)
-            if new_file:
-                writer.writerow(EVAL_FIELDS)
-            for name, opponent in self.opponents.items():
-                result = win_rate(self.game, self.options, learner, opponent, self.n_games, self.seed)
-                self.latest[name] = result
-                low, high = result.interval
-                self.logger.record(f"eval/win_rate_vs_{name}", result.rate)
-                row = [self.num_timesteps, f"{minutes:.2f}", name, result.wins, result.games]
-                writer.writerow(row + [f"{result.rate:.4f}", f"{low:.4f}", f"{high:.4f}"])
-        self.logger.dump(self.num_timesteps)
-        self.next_at = self.num_timesteps + self.every_steps
-
-    def _on_training_start(self) -> None:
-        self.started = time.perf_counter()
-        self._evaluate()
-
-    def _on_step(self) -> bool:
-        return True
-
-    def _on_rollout_end(self) -> None:
-        if self.num_timesteps >= self.next_at:
-            self._evaluate()
-
-    def _on_training_end(self) -> None:
-        if self.latest and self.next_at - self.every_steps != self.num_timesteps:
-            self._evaluate()

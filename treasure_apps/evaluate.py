@@ -13,55 +13,24 @@ from __future__ import annotations
 
 import argparse
 import csv
-import math
 import sys
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 from tqdm import tqdm
 
+from treasure_apps.arguments import add_game_arguments, parse_options
+from treasure_apps.stats import WinRate
 from treasure_core.aec import TreasureAECEnv
-from treasure_core.agents import Agent
+from treasure_core.agents import Agent, AgentFactory, agent_factory, play_game
 from treasure_core.game import GameSpec
-from treasure_core.registry import game_names, get_game
-from treasure_core.single_agent import AgentFactory, agent_factory, play_game
+from treasure_core.registry import get_game
 
-Z95 = 1.959964  # the normal quantile of a two-sided 95% interval
 EVAL_FILE = "eval.csv"
 EVAL_FIELDS = ["steps", "minutes", "opponent", "wins", "games", "win_rate", "low", "high"]
 TRAIN_EXTRA_HINT = 'needs the train extra: pip install torch==2.13.0 && pip install -e ".[train]"'
-
-
-def wilson_interval(successes: float, trials: int) -> tuple[float, float]:
-    """The 95% Wilson score interval of a binomial proportion (sound near 0 and 1)."""
-    if trials <= 0:
-        raise ValueError(f"trials must be positive; got {trials}")
-    p = successes / trials
-    denominator = 1 + Z95**2 / trials
-    centre = (p + Z95**2 / (2 * trials)) / denominator
-    half = Z95 * math.sqrt(p * (1 - p) / trials + Z95**2 / (4 * trials**2)) / denominator
-    return max(0.0, centre - half), min(1.0, centre + half)
-
-
-@dataclass
-class WinRate:
-    wins: int
-    games: int
-
-    @property
-    def rate(self) -> float:
-        return self.wins / self.games
-
-    @property
-    def interval(self) -> tuple[float, float]:
-        return wilson_interval(self.wins, self.games)
-
-    def __str__(self) -> str:
-        low, high = self.interval
-        return f"{self.rate:.3f} [{low:.3f}, {high:.3f}]"
 
 
 def _winners(info: dict[str, Any], game: GameSpec) -> list[bool]:
@@ -182,7 +151,7 @@ def policy_factory(game: GameSpec, name: str, deterministic: bool = True) -> tup
     if not name.endswith(".zip"):
         return agent_factory(game, name), {}
     try:
-        from treasure_core.policy import PolicyAgent, load_checkpoint
+        from treasure_apps.policy import PolicyAgent, load_checkpoint
     except ImportError as error:
         raise ValueError(f"loading the checkpoint {name} {TRAIN_EXTRA_HINT} ({error})") from error
     policy, settings = load_checkpoint(name)
@@ -297,8 +266,6 @@ def _print_round_robin(game: GameSpec, options: dict[str, Any], args: argparse.N
 
 
 def run(args: argparse.Namespace) -> int:
-    from treasure_core.cli import parse_options
-
     try:
         game = get_game(args.game)
         if not (args.checkpoint or args.round_robin or args.curve):
@@ -324,13 +291,6 @@ def run(args: argparse.Namespace) -> int:
         print(f"treasure-envs: error: {error}", file=sys.stderr)
         return 2
     return 0
-
-
-def add_game_arguments(parser: argparse.ArgumentParser) -> None:
-    """GAME, --players and --option, as the other subcommands take them."""
-    parser.add_argument("game", choices=game_names())
-    parser.add_argument("--players", type=int, default=None, help="number of players")
-    parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="a game option")
 
 
 def add_subcommand(subparsers: Any) -> None:

@@ -54,7 +54,7 @@ import numba
 import numpy as np
 
 from treasure_core.batch import BatchRunner
-from treasure_core.registry import GAMES, game_names, get_game, make_env, register
+from treasure_core.registry import game_names, get_game, make_env, module_of, register
 
 DESCRIPTION = "throughput, scaling, start-up and memory of every game, beside the peer libraries"
 SCHEMA_VERSION = 1
@@ -237,7 +237,9 @@ def measure_playout_processes(game: str, processes: int, seconds: float) -> dict
     results = context.Queue()
     workers = [
         context.Process(
-            target=_playout_process, args=(game, GAMES[game], seconds, barrier, results, index), daemon=True
+            target=_playout_process,
+            args=(game, module_of(game), seconds, barrier, results, index),
+            daemon=True,
         )
         for index in range(processes)
     ]
@@ -311,7 +313,7 @@ def run_script(script: str, args: list[str], env: dict[str, str] | None = None) 
 
 
 def start_figures(game: str, env: dict[str, str]) -> dict[str, Any]:
-    line, launched, cpu = run_script(START_SCRIPT, [game, GAMES[game]], env)
+    line, launched, cpu = run_script(START_SCRIPT, [game, module_of(game)], env)
     return {stage: stamp - launched for stage, stamp in json.loads(line).items()} | {"cpu_seconds": cpu}
 
 
@@ -369,7 +371,7 @@ print(json.dumps({
 
 
 def measure_memory(game: str, n_games: int) -> dict[str, Any]:
-    line, _, _ = run_script(MEMORY_SCRIPT, [game, GAMES[game], str(n_games)])
+    line, _, _ = run_script(MEMORY_SCRIPT, [game, module_of(game), str(n_games)])
     return {
         "games": n_games,
         "method": (
@@ -387,7 +389,7 @@ def measure_game(game: str, args: argparse.Namespace, all_threads: int) -> dict[
     dims = spec.dims(spec.make_params(options))
     thread_counts = sorted({1, all_threads})
     figures: dict[str, Any] = {
-        "module": GAMES[game],
+        "module": module_of(game),
         "env_name": spec.env_name,
         "options": options,
         "n_actions": dims.n_actions,
@@ -1045,7 +1047,7 @@ def run_bench(args: argparse.Namespace) -> int:
     if args.memory_games < 1:
         raise ValueError(f"--memory-games must be at least 1; got {args.memory_games}")
     games = args.games or game_names()
-    unknown = [game for game in games if game not in GAMES]
+    unknown = [game for game in games if game not in game_names()]
     if unknown:
         raise ValueError(f"unknown games {unknown}; registered games are {game_names()}")
     load_before = os.getloadavg()
@@ -1101,7 +1103,7 @@ def add_subcommand(subparsers: Any) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """`python -m treasure_core.bench` (the same as `treasure-envs bench`)."""
+    """`python -m treasure_apps.bench` (the same as `treasure-envs bench`)."""
     parser = argparse.ArgumentParser(prog="treasure-envs bench", description=DESCRIPTION)
     configure_parser(parser)
     try:

@@ -5,73 +5,17 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from typing import Any
 
 import numpy as np
 from tqdm import tqdm
 
-from treasure_core import evaluate, train
+from treasure_apps import evaluate, train
+from treasure_apps.arguments import add_game_arguments, parse_options
+from treasure_apps.bench import add_subcommand as add_bench_subcommand
+from treasure_apps.stats import WinRate
 from treasure_core.aec import TreasureAECEnv
-from treasure_core.agents import Agent, RandomAgent
-from treasure_core.bench import add_subcommand as add_bench_subcommand
-from treasure_core.game import GameSpec
-from treasure_core.options import parse_cli_value
-from treasure_core.registry import all_games, game_names, get_game
-
-
-def _flag_pairs(game: GameSpec, flags: list[str]) -> list[str]:
-    """Game options given as flags (`--board jungle`, `--board=jungle`, `--campaign` for
-    True) -> `name=value` pairs."""
-    declared = {option.name: option for option in game.options}
-    pairs = []
-    i = 0
-    while i < len(flags):
-        flag = flags[i]
-        name = flag[2:].split("=", 1)[0].replace("-", "_")
-        if not flag.startswith("--") or name not in declared:
-            raise ValueError(
-                f"{game.name}: unknown argument {flag!r}; game options are "
-                f"{', '.join('--' + n for n in declared)}"
-            )
-        if "=" in flag:
-            pairs.append(f"{name}={flag.split('=', 1)[1]}")
-        elif i + 1 < len(flags) and not flags[i + 1].startswith("--"):
-            pairs.append(f"{name}={flags[i + 1]}")
-            i += 1
-        elif type(declared[name].default) is bool:
-            pairs.append(f"{name}=True")
-        else:
-            raise ValueError(f"{game.name}: --{name} needs a value: {declared[name].allowed()}")
-        i += 1
-    return pairs
-
-
-def parse_options(
-    game: GameSpec, pairs: list[str], players: int | None, flags: list[str] = ()
-) -> dict[str, Any]:
-    """`--option name=value` pairs, game-option flags and --players -> constructor options."""
-    declared = {option.name: option for option in game.options}
-    options: dict[str, Any] = {}
-    for pair in [*pairs, *_flag_pairs(game, list(flags))]:
-        if "=" not in pair:
-            raise ValueError(f"--option takes name=value; got {pair!r}")
-        name, text = pair.split("=", 1)
-        if name not in declared:
-            raise ValueError(
-                f"{game.name}: unknown option {name!r}; allowed options are {', '.join(declared)}"
-            )
-        options[name] = parse_cli_value(declared[name], text)
-    if players is not None:
-        options["num_players"] = players
-    return game.validate(options)
-
-
-def make_agent(game: GameSpec, kind: str, seed: int) -> Agent:
-    if kind == "random":
-        return RandomAgent(seed)
-    if kind in game.bots:
-        return game.bots[kind](seed)
-    raise ValueError(f"{game.name}: unknown agent {kind!r}; choose from random, {', '.join(game.bots)}")
+from treasure_core.agents import Agent, agent_factory
+from treasure_core.registry import all_games, get_game
 
 
 def cmd_list(args: argparse.Namespace) -> int:
@@ -107,7 +51,7 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
     elif len(kinds) != n:
         raise ValueError(f"--agents names one agent or {n} (one per seat); got {len(kinds)}")
     labels = [f"{kind}#{i}" for i, kind in enumerate(kinds)]
-    agents = [make_agent(game, kind, args.seed + i) for i, kind in enumerate(kinds)]
+    agents = [agent_factory(game, kind)(args.seed + i) for i, kind in enumerate(kinds)]
     env = TreasureAECEnv(game, **options)
     wins = np.zeros(n)
     scores: list[list[float]] = [[] for _ in range(n)]
@@ -136,12 +80,11 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
     print(f"{args.games} games of {game.title}, {n} players, seats rotated: {bool(args.rotate)}")
     print(f"{'agent':<12}{'win rate':>10}{'95% CI':>18}{'mean score':>12}{'sd':>8}")
     for i, label in enumerate(labels):
-        rate = wins[i] / args.games
-        half = 1.96 * np.sqrt(max(rate * (1 - rate), 1e-12) / args.games)
+        result = WinRate(float(wins[i]), args.games)
+        low, high = result.interval
         s = np.array(scores[i], dtype=float)
         print(
-            f"{label:<12}{rate:>10.3f}{f'[{max(0, rate - half):.3f}, {min(1, rate + half):.3f}]':>18}"
-            f"{s.mean():>12.2f}{s.std():>8.2f}"
+            f"{label:<12}{result.rate:>10.3f}{f'[{low:.3f}, {high:.3f}]':>18}{s.mean():>12.2f}{s.std():>8.2f}"
         )
     print("(a shared victory counts as a win for every winner)")
     print(
@@ -168,7 +111,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     env = TreasureAECEnv(game, render_mode="ansi", **options)
     env.render_viewer = args.seat
     seed = args.seed if args.seed is not None else int(np.random.SeedSequence().generate_state(1)[0])
-    bots = [make_agent(game, args.opponents, seed + p) for p in range(n)]
+    bots = [agent_factory(game, args.opponents)(seed + p) for p in range(n)]
     env.reset(seed=seed)
     me = env.possible_agents[args.seat]
     for agent in env.agent_iter():
@@ -208,19 +151,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("list", help="games, player counts and options").set_defaults(run=cmd_list)
 
-    def common(p: argparse.ArgumentParser) -> None:
-        p.add_argument("game", choices=game_names())
-        p.add_argument("--players", type=int, default=None, help="number of players")
-        p.add_argument(
-            "--option",
-            action="append",
-            default=[],
-            metavar="NAME=VALUE",
-            help="a game option (see `list`); game options may also be given as --NAME VALUE",
-        )
-
     selfplay = sub.add_parser("selfplay", help="N games between random or scripted players")
-    common(selfplay)
+    add_game_arguments(selfplay)
     selfplay.add_argument("--games", type=int, default=1000)
     selfplay.add_argument(
         "--agents",
@@ -235,7 +167,7 @@ def build_parser() -> argparse.ArgumentParser:
     selfplay.set_defaults(run=cmd_selfplay)
 
     play = sub.add_parser("play", help="play one seat in the terminal against bots")
-    common(play)
+    add_game_arguments(play)
     play.add_argument("--seat", type=int, default=0)
     play.add_argument("--opponents", default="bot", help="random or a scripted bot")
     play.add_argument("--seed", type=int, default=None)

@@ -24,7 +24,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from treasure_core.evaluate import EVAL_FILE, TRAIN_EXTRA_HINT, add_game_arguments, learning_curve
+from treasure_apps.arguments import add_game_arguments, parse_options
+from treasure_apps.evaluate import EVAL_FILE, TRAIN_EXTRA_HINT, learning_curve
 from treasure_core.game import GameSpec
 from treasure_core.registry import get_game
 
@@ -78,10 +79,11 @@ def train(
         from stable_baselines3.common.callbacks import CallbackList, CheckpointCallback
         from stable_baselines3.common.logger import configure
 
-        from treasure_core.policy import SnapshotCallback, TreasureVecEnv, WinRateCallback
+        from treasure_apps.callbacks import SnapshotCallback, WinRateCallback
+        from treasure_apps.policy import TreasureVecEnv
     except ImportError as error:
         raise ValueError(f"training {TRAIN_EXTRA_HINT} ({error})") from error
-    from treasure_core.single_agent import OpponentPool
+    from treasure_adapters.single_agent import OpponentPool
 
     game = get_game(game) if isinstance(game, str) else game
     config = config or TrainConfig()
@@ -141,8 +143,6 @@ def train(
 
 # -- command line ----------------------------------------------------------------------------
 def run(args: argparse.Namespace) -> int:
-    from treasure_core.cli import parse_options
-
     try:
         game = get_game(args.game)
         options = parse_options(game, args.option, args.players, getattr(args, "game_flags", []))

@@ -1,0 +1,141 @@
+"""Invariants of a Karuba state: the rules that must hold in every reachable state, checked in
+pure Python and numpy, independently of the kernels (scores are recomputed here). The
+conformance suite's fuzz calls check_invariants after every step."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from karuba_env import data, kernels
+from karuba_env.state import (
+    ADVENTURER_BEACH,
+    ADVENTURER_POS,
+    CELL_ITEM,
+    CELL_TILE,
+    CRYSTALS_COLLECTED,
+    DISTANCE_RULE,
+    DRAFT_PICKS,
+    END_CONDITION,
+    END_NONE,
+    END_TEMPLES,
+    END_TILES,
+    GOLD_COLLECTED,
+    IN_TEMPLE,
+    N_ACTIONS,
+    NO_ACTION,
+    NO_TILE,
+    NOT_PLACED,
+    ON_BEACH,
+    PENDING,
+    PHASE,
+    PHASE_DRAFT,
+    PHASE_PLAY,
+    STACK,
+    STACK_TAKEN,
+    TEMPLE_JUNGLE,
+    TIE_CRYSTALS,
+    TILES_REVEALED,
+    TREASURE,
+)
+from treasure_core.header import CURRENT_PLAYER, NUM_PLAYERS, TERMINAL
+
+
+def check_invariants(state: np.ndarray) -> None:
+    """Raise AssertionError if the state breaks a rule that must always hold."""
+    s = state.tolist()
+    n = s[NUM_PLAYERS]
+    seats, colours, cells = data.MAX_PLAYERS, data.NUM_COLOURS, data.NUM_CELLS
+    assert data.MIN_PLAYERS <= n <= data.MAX_PLAYERS, f"num_players {n}"
+    assert 0 <= s[CURRENT_PLAYER] < n, "current player out of range"
+    phase = s[PHASE]
+    assert phase in (PHASE_DRAFT, PHASE_PLAY), f"phase {phase}"
+    # The stack is a permutation of the 36 tiles.
+    stack = s[STACK : STACK + data.NUM_TILES]
+    assert sorted(stack) == list(range(1, data.NUM_TILES + 1)), "the stack is not the 36 tiles"
+    revealed = s[TILES_REVEALED]
+    seen = set(stack[:revealed])
+    # The layout: distinct beach and jungle numbers, each pair obeying the distance rule.
+    beaches = s[ADVENTURER_BEACH : ADVENTURER_BEACH + colours]
+    jungles = s[TEMPLE_JUNGLE : TEMPLE_JUNGLE + colours]
+    placed = [b for b in beaches if b != NOT_PLACED]
+    assert len(placed) == len(set(placed)), f"two adventurers share a beach space: {beaches}"
+    temples = [j for j in jungles if j != NOT_PLACED]
+    assert len(temples) == len(set(temples)), f"two temples share a jungle space: {jungles}"
+    for c in range(colours):
+        if beaches[c] != NOT_PLACED and jungles[c] != NOT_PLACED:
+            assert kernels.distance_allowed(s[DISTANCE_RULE], beaches[c], jungles[c]), f"colour {c} too close"
+    if phase == PHASE_PLAY:
+        assert revealed >= 1, "in play a tile is showing"
+        assert NOT_PLACED not in beaches and NOT_PLACED not in jungles, "layout incomplete in play"
+    else:
+        assert revealed == 0, "no tile is revealed during the draft"
+        assert s[DRAFT_PICKS] == len(temples)
+    # Treasure stacks are conserved: taken + remaining = the player count's stack.
+    values = data.TREASURE_VALUES[n].tolist()
+    treasure = state[TREASURE : TREASURE + seats * colours].reshape(seats, colours)
+    tie = state[TIE_CRYSTALS : TIE_CRYSTALS + seats * colours].reshape(seats, colours)
+    positions = state[ADVENTURER_POS : ADVENTURER_POS + seats * colours].reshape(seats, colours)
+    assert not treasure[n:].any() and not tie[n:].any(), "treasure held by a seat not in the game"
+    for c in range(colours):
+        taken = s[STACK_TAKEN + c]
+        assert 0 <= taken <= n, f"stack {c}: {taken} taken"
+        held = sorted((v for v in treasure[:n, c].tolist() if v != 0), reverse=True)
+        assert held == values[:taken], f"stack {c} not conserved: {held}, {taken} taken"
+    reached = positions[:n] == IN_TEMPLE
+    assert ((treasure[:n] != 0) == reached).all(), "a treasure without its adventurer in the temple"
+    # Tie crystals make a treasure up to a more valuable one from the same stack.
+    assert not tie[:n][~reached].any(), "tie crystals for a temple not reached"
+    made_up = (treasure[:n] + tie[:n])[reached].tolist()
+    assert (tie[:n] >= 0).all() and set(made_up) <= set(values[:n]), "tie crystals"
+    islands = state[CELL_TILE : CELL_TILE + seats * cells].reshape(seats, cells)
+    items = state[CELL_ITEM : CELL_ITEM + seats * cells].reshape(seats, cells)
+    assert not islands[n:].any() and not items[n:].any(), "an island for a seat not in the game"
+    for p in range(n):
+        island, lying = islands[p].tolist(), items[p].tolist()
+        tiles = [t for t in island if t != NO_TILE]
+        # Each tile is used at most once, and only after it has been revealed.
+        assert len(tiles) == len(set(tiles)), f"seat {p}: a tile is laid twice"
+        assert set(tiles) <= seen, f"seat {p}: an unrevealed tile on the island"
+        # Adventurers are on distinct tiles, and only on tiles.
+        where = positions[p].tolist()
+        on_cells = [x for x in where if x >= 0]
+        assert len(on_cells) == len(set(on_cells)), f"seat {p}: two adventurers on one tile"
+        for x in where:
+            assert x in (ON_BEACH, IN_TEMPLE) or (0 <= x < cells and island[x] != NO_TILE), (
+                f"seat {p}: at {x}"
+            )
+            assert x < 0 or lying[x] == data.NO_ITEM, "an adventurer stands on an uncollected item"
+    # An item lies only on its own tile; items collected + items lying = items laid.
+    laid = data.TILE_ITEM[islands[:n]]
+    assert ((items[:n] == data.NO_ITEM) | (items[:n] == laid)).all(), "an item off its tile"
+    for item, field in ((data.CRYSTAL, CRYSTALS_COLLECTED), (data.GOLD, GOLD_COLLECTED)):
+        collected = np.array(s[field : field + n])
+        assert (collected + (items[:n] == item).sum(1) == (laid == item).sum(1)).all(), f"items {item}"
+    # Scores = temple treasures + tie crystals + crystals + 2 x gold; tie-break = tiles laid.
+    points = np.zeros(n, np.int64)
+    tiebreaks = np.zeros(n, np.int64)
+    kernels.scores(state, points, tiebreaks)
+    crystals = np.array(s[CRYSTALS_COLLECTED : CRYSTALS_COLLECTED + n])
+    gold = np.array(s[GOLD_COLLECTED : GOLD_COLLECTED + n])
+    expected = treasure[:n].sum(1) + tie[:n].sum(1) + crystals + 2 * gold
+    assert (points == expected).all(), f"scores {points} != {expected}"
+    assert (tiebreaks == (islands[:n] != NO_TILE).sum(1)).all(), "tie-breaks are the tiles laid"
+    pending = s[PENDING : PENDING + seats]
+    done = bool(reached.all(axis=1).any())
+    if s[TERMINAL]:
+        assert done or revealed == data.NUM_TILES, "ended early"
+        assert s[END_CONDITION] == (END_TEMPLES if done else END_TILES), "end condition"
+        return
+    assert not done, "a player has every adventurer in a temple but the game goes on"
+    assert s[END_CONDITION] == END_NONE
+    assert all(a == 0 for a in pending[n:]), "a pending decision for a seat not in the game"
+    current = s[CURRENT_PLAYER]
+    mask = np.zeros(N_ACTIONS, np.int8)
+    if phase == PHASE_PLAY:
+        # Seats before the player to act have decided (hidden); the others have not.
+        for p in range(n):
+            assert (pending[p] != NO_ACTION) == (p < current), f"pending decisions {pending}"
+            if p < current:
+                kernels.player_legal_mask(state, p, mask)
+                assert mask[pending[p]], f"seat {p}'s pending decision {pending[p]} is illegal"
+    assert kernels.legal_mask(state, current, mask) > 0, "a live game with no legal action"

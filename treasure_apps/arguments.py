@@ -1,0 +1,71 @@
+"""The command line's shared arguments: GAME, --players and the game's options, given as
+`--option name=value` or as flags of their own (`--board jungle`, `--campaign`)."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from treasure_core.game import GameSpec
+from treasure_core.options import parse_cli_value
+from treasure_core.registry import game_names
+
+
+def add_game_arguments(parser: argparse.ArgumentParser) -> None:
+    """GAME, --players and --option, as every subcommand takes them."""
+    parser.add_argument("game", choices=game_names())
+    parser.add_argument("--players", type=int, default=None, help="number of players")
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a game option (see `list`); game options may also be given as --NAME VALUE",
+    )
+
+
+def _flag_pairs(game: GameSpec, flags: list[str]) -> list[str]:
+    """Game options given as flags (`--board jungle`, `--board=jungle`, `--campaign` for
+    True) -> `name=value` pairs."""
+    declared = {option.name: option for option in game.options}
+    pairs = []
+    i = 0
+    while i < len(flags):
+        flag = flags[i]
+        name = flag[2:].split("=", 1)[0].replace("-", "_")
+        if not flag.startswith("--") or name not in declared:
+            raise ValueError(
+                f"{game.name}: unknown argument {flag!r}; game options are "
+                f"{', '.join('--' + n for n in declared)}"
+            )
+        if "=" in flag:
+            pairs.append(f"{name}={flag.split('=', 1)[1]}")
+        elif i + 1 < len(flags) and not flags[i + 1].startswith("--"):
+            pairs.append(f"{name}={flags[i + 1]}")
+            i += 1
+        elif type(declared[name].default) is bool:
+            pairs.append(f"{name}=True")
+        else:
+            raise ValueError(f"{game.name}: --{name} needs a value: {declared[name].allowed()}")
+        i += 1
+    return pairs
+
+
+def parse_options(
+    game: GameSpec, pairs: list[str], players: int | None, flags: list[str] = ()
+) -> dict[str, Any]:
+    """`--option name=value` pairs, game-option flags and --players -> constructor options."""
+    declared = {option.name: option for option in game.options}
+    options: dict[str, Any] = {}
+    for pair in [*pairs, *_flag_pairs(game, list(flags))]:
+        if "=" not in pair:
+            raise ValueError(f"--option takes name=value; got {pair!r}")
+        name, text = pair.split("=", 1)
+        if name not in declared:
+            raise ValueError(
+                f"{game.name}: unknown option {name!r}; allowed options are {', '.join(declared)}"
+            )
+        options[name] = parse_cli_value(declared[name], text)
+    if players is not None:
+        options["num_players"] = players
+    return game.validate(options)

@@ -1,0 +1,109 @@
+"""The training callbacks (stable-baselines3): snapshots of the learner into its opponent pool,
+and win rates during training for the learning curve. Needs the `train` extra."""
+
+from __future__ import annotations
+
+import csv
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from stable_baselines3.common.callbacks import BaseCallback
+
+from treasure_adapters.single_agent import OpponentPool
+from treasure_apps.evaluate import EVAL_FIELDS, win_rate
+from treasure_apps.policy import PolicyAgent
+from treasure_apps.stats import WinRate
+from treasure_core.agents import agent_factory
+from treasure_core.game import GameSpec
+
+
+class SnapshotCallback(BaseCallback):
+    """Adds a frozen copy of the learner to the opponent pool at the start and then every
+    `every_steps` steps: self-play against its own past."""
+
+    def __init__(self, pool: OpponentPool, every_steps: int):
+        super().__init__()
+        self.pool = pool
+        self.every_steps = every_steps
+        self.next_at = 0
+
+    def _add(self) -> None:
+        self.pool.add(PolicyAgent.snapshot(self.model.policy, name=f"snapshot@{self.num_timesteps}"))
+        self.next_at = self.num_timesteps + self.every_steps
+        self.logger.record("pool/snapshots", len(self.pool.snapshots))
+
+    def _on_training_start(self) -> None:
+        self._add()
+
+    def _on_step(self) -> bool:
+        if self.num_timesteps >= self.next_at:
+            self._add()
+        return True
+
+
+class WinRateCallback(BaseCallback):
+    """Every `every_steps` steps (and before the first), the learner's win rate (argmax moves)
+    against each fixed opponent over `n_games` games with its seat rotated: logged to
+    TensorBoard as eval/win_rate_vs_<opponent> and appended to eval.csv for the curve."""
+
+    def __init__(
+        self,
+        game: GameSpec,
+        options: dict[str, Any],
+        opponents: Sequence[str],
+        n_games: int,
+        every_steps: int,
+        log_path: Path,
+        seed: int = 0,
+    ):
+        super().__init__()
+        self.game = game
+        self.options = options
+        self.opponents = {name: agent_factory(game, name) for name in opponents}
+        self.n_games = n_games
+        self.every_steps = every_steps
+        self.log_path = log_path
+        self.seed = seed
+        self.next_at = 0
+        self.started = time.perf_counter()
+        self.latest: dict[str, WinRate] = {}
+
+    def _evaluate(self) -> None:
+        policy = self.model.policy
+        policy.set_training_mode(False)
+
+        def learner(seed: int) -> PolicyAgent:
+            return PolicyAgent(policy, seed, deterministic=True)
+
+        minutes = (time.perf_counter() - self.started) / 60
+        new_file = not self.log_path.exists()
+        with self.log_path.open("a", newline="") as file:
+            writer = csv.writer(file)
+            if new_file:
+                writer.writerow(EVAL_FIELDS)
+            for name, opponent in self.opponents.items():
+                result = win_rate(self.game, self.options, learner, opponent, self.n_games, self.seed)
+                self.latest[name] = result
+                low, high = result.interval
+                self.logger.record(f"eval/win_rate_vs_{name}", result.rate)
+                row = [self.num_timesteps, f"{minutes:.2f}", name, result.wins, result.games]
+                writer.writerow(row + [f"{result.rate:.4f}", f"{low:.4f}", f"{high:.4f}"])
+        self.logger.dump(self.num_timesteps)
+        self.next_at = self.num_timesteps + self.every_steps
+
+    def _on_training_start(self) -> None:
+        self.started = time.perf_counter()
+        self._evaluate()
+
+    def _on_step(self) -> bool:
+        return True
+
+    def _on_rollout_end(self) -> None:
+        if self.num_timesteps >= self.next_at:
+            self._evaluate()
+
+    def _on_training_end(self) -> None:
+        if self.latest and self.next_at - self.every_steps != self.num_timesteps:
+            self._evaluate()

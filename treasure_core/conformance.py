@@ -1,0 +1,980 @@
+"""The conformance suite as a library: every check the project runs on its own games, for any game.
+
+A game that passes these checks keeps the contracts the drivers rely on: PettingZoo's AEC and
+Parallel APIs (with PettingZoo's own `api_test`, `seed_test` and `parallel_api_test`), seeded
+determinism, clone / get_state / set_state round trips, illegal input that raises and changes
+nothing, hidden information (a player cannot tell a state from its `resample_hidden` twin, nor
+can its bots), a `legal_mask` kernel that answers for every seat, random-play fuzzing with the
+game's invariants, and agreement of the AEC env, the Parallel env and the batch runner.
+
+Every check is a plain function `check_<name>(game, options)`: `game` is a GameSpec or a
+registered name, `options` the game's constructor options (None: the defaults). A check returns
+None or raises AssertionError naming the check, the game, the options and what failed. Run one
+option set or all of them with `run_conformance`:
+
+    from treasure_core.conformance import CHECKS, configs, run_conformance
+
+    run_conformance("mygame")                                  # every check, every option set
+    run_conformance(MY_GAME, {"num_players": 2}, verbose=True)  # one option set
+    run_conformance("mygame", checks=["pettingzoo_api", "hidden_information"])
+
+or from pytest, one test per check and option set:
+
+    @pytest.mark.parametrize("options", configs("mygame"), ids=str)
+    @pytest.mark.parametrize("name", list(CHECKS))
+    def test_conformance(name, options):
+        CHECKS[name]("mygame", options)
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import time
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import numba
+import numpy as np
+from pettingzoo.test import api_test, parallel_api_test, seed_test
+from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+
+from treasure_core import codegen
+from treasure_core.aec import TreasureAECEnv
+from treasure_core.batch import BatchRunner
+from treasure_core.game import GameSpec
+from treasure_core.header import CURRENT_PLAYER, TERMINAL
+from treasure_core.parallel import TreasureParallelEnv
+from treasure_core.registry import get_game, make_env
+
+MAX_DECISIONS = 5000  # far beyond any real game: a game that runs longer is stuck
+
+Options = dict[str, Any]
+
+
+# -- plumbing -------------------------------------------------------------------------------
+def resolve(game: GameSpec | str) -> GameSpec:
+    """A GameSpec, or the registered game of that name."""
+    if isinstance(game, GameSpec):
+        return game
+    if isinstance(game, str):
+        return get_game(game)
+    raise TypeError(f"game must be a GameSpec or a registered game name; got {game!r}")
+
+
+def _label(check: str, game: GameSpec, options: Options) -> str:
+    return f"{check} failed for {game.name} with options {options!r}"
+
+
+def _run_labelled(func: Callable[..., Any], label: str, *args: Any, **kwargs: Any) -> Any:
+    """Call func; any failure becomes an AssertionError starting with `label`. A crash in a
+    check (a kernel raising IndexError, say) is a conformance failure too."""
+    try:
+        return func(*args, **kwargs)
+    except AssertionError as error:
+        raise AssertionError(f"{label}: {error}") from error
+    except Exception as error:
+        raise AssertionError(f"{label}: raised {type(error).__name__}: {error}") from error
+
+
+def _conformance_check(func: Callable[..., None]) -> Callable[..., None]:
+    """Resolve `game`, validate `options` (a ValueError for options the game does not have is
+    the caller's mistake, not a failure), and name the check, game and options on failure."""
+
+    @functools.wraps(func)
+    def check(game: GameSpec | str, options: Options | None = None, *args: Any, **kwargs: Any) -> None:
+        spec = resolve(game)
+        options = dict(options or {})
+        spec.validate(options)
+        _run_labelled(func, _label(func.__name__, spec, options), spec, options, *args, **kwargs)
+
+    return check
+
+
+def _require(condition: Any, message: str) -> None:
+    if not condition:
+        raise AssertionError(message)
+
+
+def assert_raises(
+    expected: type[BaseException] | tuple[type[BaseException], ...],
+    call: Callable[[], Any],
+    what: str = "",
+    match: str | None = None,
+) -> BaseException:
+    """Call `call()` and return the exception it raises, which must be an `expected` whose
+    message matches the regular expression `match` (if given); AssertionError otherwise."""
+    names = (
+        expected.__name__
+        if isinstance(expected, type)
+        else " or ".join(exception.__name__ for exception in expected)
+    )
+    prefix = f"{what}: " if what else ""
+    try:
+        call()
+    except expected as error:
+        if match is not None and re.search(match, str(error)) is None:
+            raise AssertionError(
+                f"{prefix}{type(error).__name__} raised, but its message {str(error)!r} does not match "
+                f"{match!r}"
+            ) from error
+        return error
+    except Exception as error:
+        raise AssertionError(f"{prefix}expected {names}, got {type(error).__name__}: {error}") from error
+    raise AssertionError(f"{prefix}expected {names}; nothing was raised")
+
+
+def _aec(game: GameSpec, options: Options, **extra: Any) -> TreasureAECEnv:
+    return TreasureAECEnv(game, **options, **extra)
+
+
+def _reset(game: GameSpec, options: Options, seed: int) -> TreasureAECEnv:
+    env = _aec(game, options)
+    env.reset(seed=seed)
+    return env
+
+
+def _with_state(game: GameSpec, options: Options, state: np.ndarray) -> TreasureAECEnv:
+    env = _aec(game, options)
+    env.set_state(state)
+    return env
+
+
+def _public_env(game: GameSpec, options: Options) -> Any:
+    """The game's public `env(**options)` when `game` is the registered game of its name; else
+    the AEC env wrapped as every game's env() wraps it."""
+    try:
+        registered = get_game(game.name) is game
+    except Exception:
+        registered = False
+    if registered:
+        return make_env(game.name, **options)
+    return OrderEnforcingWrapper(TreasureAECEnv(game, **options))
+
+
+def _parallel(game: GameSpec, options: Options, **extra: Any) -> TreasureParallelEnv:
+    return TreasureParallelEnv(game, **options, **extra)
+
+
+def random_legal(rng: np.random.Generator, mask: np.ndarray) -> int:
+    """A uniformly random legal action of `mask`."""
+    legal = np.flatnonzero(mask)
+    _require(legal.size, "a live game in which the player to act has no legal action")
+    return int(rng.choice(legal))
+
+
+def _invariants(game: GameSpec, state: np.ndarray, where: str) -> None:
+    try:
+        game.check_invariants(state)
+    except AssertionError as error:
+        raise AssertionError(f"{where}: invariant broken: {error}") from error
+
+
+def _play_random(
+    env: TreasureAECEnv, seed: int, decisions: int, check: bool = False, where: str = ""
+) -> list[int]:
+    """Take up to `decisions` random legal actions (stopping at the end); return them."""
+    rng = np.random.default_rng(seed)
+    taken: list[int] = []
+    for _ in range(decisions):
+        if env.get_state()[TERMINAL]:
+            break
+        action = random_legal(rng, env.observe(env.agent_selection)["action_mask"])
+        env.step(action)
+        taken.append(action)
+        if check:
+            _invariants(env.game, env.get_state(), f"{where}after decision {len(taken)} ({action})")
+    return taken
+
+
+def _env_snapshot(env: TreasureAECEnv) -> tuple:
+    return (
+        env.get_state().tobytes(),
+        env.agent_selection,
+        tuple(env.agents),
+        tuple(sorted(env.rewards.items())),
+        tuple(sorted(env._cumulative_rewards.items())),
+        tuple(sorted(env.terminations.items())),
+    )
+
+
+def _random_joint(observations: dict[str, dict[str, np.ndarray]], rng: np.random.Generator) -> dict[str, int]:
+    """A random legal action for every deciding agent; 0 for the others (ignored)."""
+    return {
+        agent: random_legal(rng, obs["action_mask"]) if obs["action_mask"].any() else 0
+        for agent, obs in observations.items()
+    }
+
+
+# -- the option sets --------------------------------------------------------------------------
+def configs(game: GameSpec | str) -> list[Options]:
+    """The option sets the suite runs: each player count at default options, each non-default
+    value of every option (but num_players and illegal_action, which have checks of their own)
+    at the default player count, then the combinations the game asks for (GameSpec.test_configs)."""
+    spec = resolve(game)
+    result: list[Options] = []
+    for n in range(spec.min_players, spec.max_players + 1):
+        result.append({"num_players": n})
+    for option in spec.options:
+        if option.name in ("num_players", "illegal_action"):
+            continue
+        for choice in option.choices:
+            if choice != option.default:
+                result.append({option.name: choice})
+    for options in spec.test_configs:
+        if dict(options) not in result:
+            result.append(dict(options))
+    return result
+
+
+# -- options and PettingZoo's own tests -------------------------------------------------------
+@_conformance_check
+def check_bad_options(game: GameSpec, options: Options) -> None:
+    """Bad options, render modes and seeds raise ValueError naming what is wrong."""
+    bad_options: list[Options] = [
+        {"num_players": game.min_players - 1},
+        {"num_players": game.max_players + 1},
+        {"num_players": True},
+        {"num_players": "3"},
+        {"reward": "points"},
+        {"illegal_action": "ignore"},
+        {"no_such_option": 1},
+    ]
+    for option in game.game_options:
+        bad_options.append({option.name: object()})
+    for bad in bad_options:
+        error = assert_raises(ValueError, lambda bad=bad: TreasureAECEnv(game, **bad), f"options {bad!r}")
+        _require(
+            next(iter(bad)) in str(error), f"the error for options {bad!r} does not name the option: {error}"
+        )
+    assert_raises(ValueError, lambda: TreasureAECEnv(game, render_mode="video"), "render_mode='video'")
+    assert_raises(ValueError, lambda: _aec(game, options).reset(seed=-1), "reset(seed=-1)")
+
+
+@_conformance_check
+def check_pettingzoo_api(game: GameSpec, options: Options) -> None:
+    """PettingZoo's api_test on the game's public env()."""
+    api_test(_public_env(game, options), num_cycles=300)
+
+
+@_conformance_check
+def check_pettingzoo_seed(game: GameSpec, options: Options) -> None:
+    """PettingZoo's seed_test on the game's public env()."""
+    seed_test(lambda: _public_env(game, options), num_cycles=200)
+
+
+# -- determinism, clone, replay ---------------------------------------------------------------
+@_conformance_check
+def check_same_seed_same_trajectory(game: GameSpec, options: Options) -> None:
+    """Two envs with the same seed and actions stay identical; another seed gives another game."""
+    first, second = _aec(game, options), _aec(game, options)
+    first.reset(seed=123)
+    second.reset(seed=123)
+    rng = np.random.default_rng(7)
+    decision = 0
+    while not first.get_state()[TERMINAL]:
+        _require(decision < MAX_DECISIONS, f"the game (seed 123) did not end in {MAX_DECISIONS} decisions")
+        action = random_legal(rng, first.observe(first.agent_selection)["action_mask"])
+        first.step(action)
+        second.step(action)
+        decision += 1
+        _require(
+            _env_snapshot(first) == _env_snapshot(second),
+            f"seed 123: the two envs differ after decision {decision} ({action})",
+        )
+    other = _aec(game, options)
+    other.reset(seed=124)
+    _require(
+        other.get_state().tobytes() != _reset(game, options, 123).get_state().tobytes(),
+        "seeds 123 and 124 give the same initial state",
+    )
+
+
+@_conformance_check
+def check_clone_and_set_state(game: GameSpec, options: Options) -> None:
+    """clone(), set_state(get_state()) and set_state(bytes) give the same game, continuing
+    identically; the clone is independent of the original."""
+    # Mid-game: 15 random decisions, or half the random game if it is shorter than 30.
+    length = len(_play_random(_reset(game, options, 5), seed=1, decisions=MAX_DECISIONS))
+    mid_game = min(15, length // 2)
+    env = _reset(game, options, 5)
+    _play_random(env, seed=1, decisions=mid_game)
+    _require(
+        not env.get_state()[TERMINAL],
+        f"the game (seed 5) should still be running after {mid_game} of its {length} random decisions",
+    )
+    twin = env.clone()
+    restored = _aec(game, options)
+    restored.set_state(env.get_state().tobytes())
+    _require(_env_snapshot(restored) == _env_snapshot(env), "set_state(bytes) does not restore the env")
+    for agent in env.possible_agents:
+        for a, b, what in ((env, twin, "clone()"), (env, restored, "set_state(bytes)")):
+            oa, ob = a.observe(agent), b.observe(agent)
+            _require(
+                np.array_equal(oa["observation"], ob["observation"]), f"{what}: {agent}'s observation differs"
+            )
+            _require(
+                np.array_equal(oa["action_mask"], ob["action_mask"]), f"{what}: {agent}'s action mask differs"
+            )
+    _require(np.array_equal(env.state(), restored.state()), "set_state(bytes): state() differs")
+    # The three continue identically; and the clone is independent of the original.
+    before = env.get_state()
+    _play_random(twin, seed=2, decisions=3)
+    _require(np.array_equal(env.get_state(), before), "playing the clone changed the original")
+    env_actions = _play_random(env, seed=9, decisions=MAX_DECISIONS)
+    rng_states = []
+    for other in (twin.clone(), restored):
+        other.set_state(before)
+        for action in env_actions:
+            other.step(action)
+        rng_states.append(other.get_state().tobytes())
+    _require(
+        rng_states == [env.get_state().tobytes()] * 2,
+        "the same actions from the same state (set_state on a clone, and on a restored env) do not "
+        "give the same final state",
+    )
+
+
+@_conformance_check
+def check_set_state_rejects_bad_input(game: GameSpec, options: Options) -> None:
+    """set_state raises ValueError for a state of the wrong size, dtype or shape, and keeps its state."""
+    env = _reset(game, options, 0)
+    state = env.get_state()
+    for what, bad in (
+        ("a state one word short", state[:-1]),
+        ("an int64 state", state.astype(np.int64)),
+        ("bytes four short", state.tobytes()[:-4]),
+        ("a 2-D state", np.zeros((2, state.size), state.dtype)),
+    ):
+        assert_raises(ValueError, lambda bad=bad: env.set_state(bad), f"set_state({what})")
+    _require(np.array_equal(env.get_state(), state), "a rejected set_state changed the state")
+
+
+# -- bad input --------------------------------------------------------------------------------
+@_conformance_check
+def check_illegal_actions_raise(game: GameSpec, options: Options) -> None:
+    """Every illegal or malformed action raises ValueError naming the agent and changes nothing."""
+    env = _reset(game, options, 11)
+    _play_random(env, seed=3, decisions=8)
+    n_actions = env.action_space(env.agent_selection).n
+    mask = env.observe(env.agent_selection)["action_mask"]
+    illegal: list[Any] = [a for a in range(n_actions) if not mask[a]]
+    illegal += [-1, n_actions, n_actions + 5, 1.0, "0", None, True, np.array([0, 1])]
+    before = _env_snapshot(env)
+    for action in illegal:
+        error = assert_raises(ValueError, lambda action=action: env.step(action), f"step({action!r})")
+        _require(
+            env.agent_selection in str(error),
+            f"the error for step({action!r}) does not name {env.agent_selection}: {error}",
+        )
+        _require(_env_snapshot(env) == before, f"the rejected step({action!r}) changed the env")
+    # numpy integers are fine when legal
+    env.step(np.int64(np.flatnonzero(mask)[0]))
+
+
+@_conformance_check
+def check_illegal_action_penalize(game: GameSpec, options: Options) -> None:
+    """illegal_action='penalize': the offender gets -1, the others 0, and the game ends."""
+    env = _aec(game, options, illegal_action="penalize")
+    env.reset(seed=4)
+    mask = env.observe(env.agent_selection)["action_mask"]
+    illegal = [a for a in range(mask.size) if not mask[a]] or [mask.size]
+    offender = env.agent_selection
+    env.step(illegal[0])
+    _require(all(env.terminations.values()), f"an illegal action ({illegal[0]}) did not end the game")
+    _require(env.rewards[offender] == -1.0, f"the offender's reward is {env.rewards[offender]}, not -1")
+    _require(
+        all(r == 0.0 for a, r in env.rewards.items() if a != offender),
+        f"the other agents' rewards are not 0: {env.rewards}",
+    )
+
+
+@_conformance_check
+def check_observations_differ_between_players(game: GameSpec, options: Options) -> None:
+    """Each player's observation is its own (they all differ at the start)."""
+    env = _reset(game, options, 2)
+    observations = [env.observe(agent)["observation"] for agent in env.possible_agents]
+    _require(
+        len({o.tobytes() for o in observations}) == len(observations),
+        "two players get the same observation at the start (seed 2)",
+    )
+
+
+# -- hidden information -----------------------------------------------------------------------
+def _hidden_information_case(
+    game: GameSpec, options: Options, seed: int, decisions: int, resample_seed: int, player: int
+) -> None:
+    env = _reset(game, options, seed)
+    _play_random(env, seed=seed + 1, decisions=decisions)
+    player = player % env.num_players
+    agent = env.possible_agents[player]
+    twin = _aec(game, options)
+    twin.set_state(env.resample_hidden(player, resample_seed))
+    _invariants(game, twin.get_state(), "the resample_hidden state")
+    mine, theirs = env.observe(agent), twin.observe(agent)
+    _require(
+        np.array_equal(mine["observation"], theirs["observation"]),
+        f"{agent} can tell the state from its resample_hidden twin: its observation differs at "
+        f"{np.flatnonzero(mine['observation'] != theirs['observation']).tolist()[:10]}",
+    )
+    _require(
+        np.array_equal(mine["action_mask"], theirs["action_mask"]),
+        f"{agent} can tell the state from its resample_hidden twin: its action mask differs",
+    )
+    _require(
+        twin.agent_selection == env.agent_selection,
+        f"resample_hidden changed the agent to act ({env.agent_selection} -> {twin.agent_selection})",
+    )
+    # Bots read only what their seat may know.
+    if not env.get_state()[TERMINAL] and env.agent_selection == agent:
+        for name, make_bot in game.bots.items():
+            _require(
+                make_bot(0).act(env, agent) == make_bot(0).act(twin, agent),
+                f"bot {name} reads secrets: it acts differently for {agent} in the resample_hidden twin",
+            )
+
+
+@_conformance_check
+def hidden_information_case(
+    game: GameSpec, options: Options, seed: int, decisions: int, resample_seed: int, player: int
+) -> None:
+    """One case of the hidden-information property: reset with `seed`, take up to `decisions`
+    random legal actions, re-deal what `player` (taken modulo the number of players) cannot know
+    with resample_hidden(player, resample_seed); the player's observation and action mask, the
+    agent to act and the choices of the game's bots must be the same in both states, and the
+    re-dealt state must keep the game's invariants. A property-testing library can drive it."""
+    _hidden_information_case(game, options, seed, decisions, resample_seed, player)
+
+
+@_conformance_check
+def check_hidden_information(game: GameSpec, options: Options, examples: int = 40, seed: int = 0) -> None:
+    """hidden_information_case over `examples` random cases drawn from numpy's Generator(seed)."""
+    rng = np.random.default_rng(seed)
+    for example in range(examples):
+        case = {
+            "seed": int(rng.integers(0, 2**31, endpoint=True)),
+            "decisions": int(rng.integers(0, 60, endpoint=True)),
+            "resample_seed": int(rng.integers(0, 2**31, endpoint=True)),
+            "player": int(rng.integers(0, game.max_players)),
+        }
+        _run_labelled(
+            _hidden_information_case,
+            f"example {example}, hidden_information_case(game, options, "
+            + ", ".join(f"{k}={v}" for k, v in case.items())
+            + ")",
+            game,
+            options,
+            **case,
+        )
+
+
+@_conformance_check
+def check_resample_hidden_redeals(game: GameSpec, options: Options) -> None:
+    """Imperfect information (game.dynamics.information == "imperfect"): resample_hidden really
+    re-deals, changing state() in at least 15 of 20 cases (else an empty re-deal would pass the
+    hidden-information check). Perfect information: it leaves state() unchanged in every case."""
+    information = game.dynamics.information
+    _require(
+        information in ("perfect", "imperfect"),
+        f"game.dynamics.information must be 'perfect' or 'imperfect'; got {information!r}",
+    )
+    changed = []
+    for seed in range(20):
+        env = _reset(game, options, seed)
+        _play_random(env, seed=seed, decisions=seed)
+        twin = env.resample_hidden(seed % env.num_players, seed + 1)
+        if not np.array_equal(env.state(), _with_state(game, options, twin).state()):
+            changed.append(seed)
+    if information == "imperfect":
+        _require(
+            len(changed) >= 15,
+            f"imperfect information, yet resample_hidden changed state() in only {len(changed)} of 20 "
+            f"cases (seeds {changed}); it must re-deal what the player cannot know",
+        )
+    else:
+        _require(
+            not changed,
+            f"perfect information, yet resample_hidden changed state() (the full-information view) for "
+            f"seeds {changed}",
+        )
+
+
+@_conformance_check
+def check_legal_mask_for_every_seat(game: GameSpec, options: Options, games: int = 2) -> None:
+    """kernels.legal_mask(state, seat, out) for every seat at every step of random games: it
+    writes a 0/1 mask, returns its count and leaves the state alone; the player to act's mask is
+    the AEC env's action mask; the seats with a non-empty mask are the Parallel env's
+    deciding_seats(); and when the game is over every seat's mask is empty."""
+    env = _aec(game, options)
+    parallel = _parallel(game, options)
+    legal_mask = game.kernels.legal_mask
+    n_actions = env.dims.n_actions
+    for index in range(games):
+        game_seed = 300 + index
+        env.reset(seed=game_seed)
+        rng = np.random.default_rng(index)
+        for decision in range(MAX_DECISIONS + 1):
+            state = env.get_state()
+            terminal = bool(state[TERMINAL])
+            where = f"game seed {game_seed}, after {decision} random decisions"
+            parallel.set_state(state)
+            deciding = {int(seat) for seat in parallel.deciding_seats()}
+            with_actions = set()
+            for seat in range(env.num_players):
+                view = state.copy()
+                mask = np.ones(n_actions, np.int8)  # the kernel must write every entry
+                count = legal_mask(view, seat, mask)
+                at = f"{where}: legal_mask(state, {seat}, out)"
+                _require(np.array_equal(view, state), f"{at} changed the state")
+                _require(np.isin(mask, (0, 1)).all(), f"{at} wrote values other than 0 and 1")
+                _require(
+                    int(count) == int(mask.sum(dtype=np.int64)),
+                    f"{at} returned {count} for a mask of {int(mask.sum(dtype=np.int64))} legal actions",
+                )
+                if mask.any():
+                    with_actions.add(seat)
+                if seat == int(state[CURRENT_PLAYER]):
+                    _require(
+                        np.array_equal(mask, env.observe(env.agent_selection)["action_mask"]),
+                        f"{at} differs from the AEC env's action mask for {env.agent_selection}",
+                    )
+                    _require(terminal or mask.any(), f"{at}: the player to act has no legal action")
+            _require(
+                with_actions == deciding,
+                f"{where}: the seats with legal actions {sorted(with_actions)} are not the Parallel env's "
+                f"deciding_seats() {sorted(deciding)}",
+            )
+            if terminal:
+                _require(
+                    not with_actions, f"{where}: the game is over but seats {sorted(with_actions)} have masks"
+                )
+                break
+            env.step(random_legal(rng, env.observe(env.agent_selection)["action_mask"]))
+        else:
+            raise AssertionError(f"game seed {game_seed} did not end in {MAX_DECISIONS} decisions")
+
+
+# -- random play fuzz -------------------------------------------------------------------------
+@_conformance_check
+def check_random_play_fuzz(game: GameSpec, options: Options, games: int = 100) -> None:
+    """Many random games, every invariant checked at every step; every game ends with
+    consistent rewards and a score in the infos."""
+    env = _aec(game, options)
+    for game_index in range(games):
+        where = f"game {game_index} (seed {1000 + game_index}) "
+        env.reset(seed=1000 + game_index)
+        _invariants(game, env.get_state(), f"{where}at the start")
+        taken = _play_random(env, seed=game_index, decisions=MAX_DECISIONS, check=True, where=where)
+        _require(env.get_state()[TERMINAL], f"{where}did not end in {len(taken)} decisions")
+        rewards = [env.rewards[a] for a in env.possible_agents]
+        _require(all(env.terminations.values()), f"{where}ended, but not every agent is terminated")
+        info = env.infos[env.possible_agents[0]]
+        _require("score" in info, f"{where}the final infos have no 'score': {info}")
+        _check_final_rewards(game, env, rewards, where)
+
+
+def _check_final_rewards(game: GameSpec, env: TreasureAECEnv, rewards: list[float], where: str) -> None:
+    """The rewards follow from the competitors' final scores (docs/architecture.md, Rewards).
+    With every competitor a player: win_loss has a winner, score_diff sums to zero. With
+    in-kernel opponents (a solo mode's automaton) the players may all lose."""
+    players = env.num_players
+    competitors = int(game.kernels.competitors(env.get_state()))
+    _require(competitors >= players, f"{where}competitors() is {competitors}, below the {players} players")
+    infos = [env.infos[a] for a in env.possible_agents]
+    scores = infos[0].get("scores")
+    _require(
+        scores is not None and len(scores) == competitors,
+        f"{where}the final infos' 'scores' must hold every competitor's ({competitors}); got {scores}",
+    )
+    if env.options["reward"] == "win_loss":
+        _require(set(rewards) <= {1.0, -1.0}, f"{where}win_loss rewards must be +1 or -1; got {rewards}")
+        if competitors == players:
+            _require(1.0 in rewards, f"{where}win_loss rewards must have at least one winner; got {rewards}")
+        winners = [bool(info.get("winner")) for info in infos]
+        _require(
+            rewards == [1.0 if won else -1.0 for won in winners],
+            f"{where}win_loss rewards {rewards} disagree with the infos' winners {winners}",
+        )
+    else:
+        if competitors == players:
+            _require(abs(sum(rewards)) < 1e-6, f"{where}score_diff rewards must sum to 0; got {rewards}")
+        total = float(sum(scores))
+        expected = [
+            float(scores[p]) if competitors == 1 else scores[p] - (total - scores[p]) / (competitors - 1)
+            for p in range(players)
+        ]
+        _require(
+            np.allclose(rewards, expected, rtol=1e-5, atol=1e-5),
+            f"{where}score_diff rewards {rewards} are not each own score minus the other competitors' "
+            f"mean {expected} (scores {scores})",
+        )
+
+
+# -- the Parallel env -------------------------------------------------------------------------
+@_conformance_check
+def check_parallel_api(game: GameSpec, options: Options) -> None:
+    """PettingZoo's parallel_api_test on the generic Parallel env."""
+    parallel_api_test(_parallel(game, options), num_cycles=400)
+
+
+@_conformance_check
+def check_parallel_plays_the_aec_game(game: GameSpec, options: Options) -> None:
+    """The same seed and decisions give the same states in the Parallel and the AEC env."""
+    parallel = _parallel(game, options)
+    aec = _aec(game, options)
+    observations, _ = parallel.reset(seed=77)
+    aec.reset(seed=77)
+    rng = np.random.default_rng(3)
+    steps = 0
+    while parallel.agents:
+        where = f"seed 77, parallel step {steps}"
+        _require(steps < MAX_DECISIONS, f"the Parallel game did not end in {MAX_DECISIONS} steps")
+        _require(np.array_equal(parallel.get_state(), aec.get_state()), f"{where}: the states differ")
+        seats = parallel.deciding_seats()
+        _require(
+            seats and seats[0] == aec.get_state()[CURRENT_PLAYER],
+            f"{where}: deciding_seats() {seats} does not start with the AEC player to act "
+            f"{int(aec.get_state()[CURRENT_PLAYER])}",
+        )
+        for agent, obs in observations.items():
+            seat = parallel.possible_agents.index(agent)
+            _require(
+                obs["action_mask"].any() == (seat in seats),
+                f"{where}: {agent} {'has' if obs['action_mask'].any() else 'has no'} legal actions, "
+                f"but deciding_seats() is {seats}",
+            )
+            mine = aec.observe(agent)["observation"]
+            if seat == aec.get_state()[CURRENT_PLAYER]:
+                _require(np.array_equal(obs["observation"], mine), f"{where}: {agent}'s observation differs")
+                _require(
+                    np.array_equal(obs["action_mask"], aec.observe(agent)["action_mask"]),
+                    f"{where}: {agent}'s action mask differs",
+                )
+        actions = _random_joint(observations, rng)
+        for seat in seats:
+            aec.step(actions[parallel.possible_agents[seat]])
+        observations, rewards, terminations, truncations, infos = parallel.step(actions)
+        steps += 1
+    _require(
+        aec.get_state()[TERMINAL] and np.array_equal(parallel.get_state(), aec.get_state()),
+        "the Parallel game ended, but the AEC game did not end in the same state",
+    )
+    expected = {agent: aec.rewards[agent] for agent in aec.possible_agents}
+    _require(rewards == expected, f"final rewards differ: Parallel {rewards}, AEC {expected}")
+    _require(
+        all(terminations.values()) and not any(truncations.values()),
+        f"at the end: terminations {terminations}, truncations {truncations}",
+    )
+    first, aec_first = parallel.possible_agents[0], aec.possible_agents[0]
+    _require(
+        infos[first]["score"] == aec.infos[aec_first]["score"],
+        f"final scores differ: Parallel {infos[first]['score']}, AEC {aec.infos[aec_first]['score']}",
+    )
+    assert_raises(ValueError, lambda: parallel.step({}), "step({}) after the end")
+
+
+@_conformance_check
+def check_parallel_bad_actions(game: GameSpec, options: Options) -> None:
+    """Bad or missing Parallel actions raise ValueError naming the agent and change nothing."""
+    env = _parallel(game, options)
+    observations, _ = env.reset(seed=5)
+    rng = np.random.default_rng(0)
+    for _ in range(3):
+        observations, *_ = env.step(_random_joint(observations, rng))
+    _require(env.agents, "the game (seed 5) should still be running after 3 Parallel steps")
+    before = env.get_state()
+    good = _random_joint(observations, rng)
+    decider = env.possible_agents[env.deciding_seats()[-1]]
+    mask = observations[decider]["action_mask"]
+    bad_values = [a for a in range(mask.size) if not mask[a]][:3] + [-1, mask.size, 1.5, "0", None, True]
+    for bad in bad_values:
+        joint = {**good, decider: bad}
+        error = assert_raises(ValueError, lambda joint=joint: env.step(joint), f"{decider} playing {bad!r}")
+        _require(decider in str(error), f"the error for {decider} playing {bad!r} does not name it: {error}")
+        _require(np.array_equal(env.get_state(), before), f"the rejected {decider}={bad!r} changed the state")
+    missing = dict(good)
+    del missing[decider]
+    assert_raises(ValueError, lambda: env.step(missing), f"no action for {decider}", match=re.escape(decider))
+    assert_raises(ValueError, lambda: env.step([0]), "step([0])")
+    _require(np.array_equal(env.get_state(), before), "a rejected step changed the state")
+    env.step(good)
+
+
+@_conformance_check
+def check_parallel_penalize(game: GameSpec, options: Options) -> None:
+    """illegal_action='penalize' in the Parallel env: the offender gets -1, the game ends, the
+    state is unchanged."""
+    env = _parallel(game, options, illegal_action="penalize")
+    observations, _ = env.reset(seed=4)
+    decider = env.possible_agents[env.deciding_seats()[0]]
+    mask = observations[decider]["action_mask"]
+    before = env.get_state()
+    actions = _random_joint(observations, np.random.default_rng(1))
+    actions[decider] = mask.size  # out of range
+    _, rewards, terminations, _, infos = env.step(actions)
+    _require(all(terminations.values()) and env.agents == [], "an illegal action did not end the game")
+    _require(
+        rewards[decider] == -1.0 and all(r == 0.0 for a, r in rewards.items() if a != decider),
+        f"{decider} played illegally; rewards {rewards}",
+    )
+    _require(infos[decider]["illegal_action"], f"infos[{decider!r}] does not report the illegal action")
+    _require(np.array_equal(env.get_state(), before), "the penalized step changed the state")
+
+
+@_conformance_check
+def check_parallel_set_state_and_render(game: GameSpec, options: Options) -> None:
+    """The Parallel env's set_state, state(), agents, render() and spaces."""
+    env = _parallel(game, options, render_mode="ansi")
+    observations, _ = env.reset(seed=9)
+    env.step(_random_joint(observations, np.random.default_rng(2)))
+    twin = _parallel(game, options)
+    twin.set_state(env.get_state().tobytes())
+    _require(np.array_equal(twin.state(), env.state()), "set_state(bytes): state() differs")
+    _require(twin.agents == env.agents, f"set_state(bytes): agents {twin.agents}, expected {env.agents}")
+    _require(isinstance(env.render(), str), "render() in render_mode='ansi' is not a str")
+    first = env.possible_agents[0]
+    _require(
+        env.observation_space(first) is env.observation_spaces[first],
+        "observation_space(agent) is not observation_spaces[agent]",
+    )
+
+
+@_conformance_check
+def check_parallel_requires_reset(game: GameSpec, options: Options) -> None:
+    """step() before reset() raises RuntimeError."""
+    assert_raises(RuntimeError, lambda: _parallel(game, options).step({}), "step() before reset()")
+
+
+# -- the batch runner -------------------------------------------------------------------------
+@_conformance_check
+def check_aec_and_batch_agree(game: GameSpec, options: Options) -> None:
+    """The batch runner and the AEC env give the same states, masks, observations and rewards;
+    finished games restart."""
+    n_games = 6
+    runner = BatchRunner(game, n_games, seed=500, **options)
+    envs = [_reset(game, options, 500 + i) for i in range(n_games)]
+    rng = np.random.default_rng(0)
+    live = np.ones(n_games, bool)
+    step = 0
+    while live.any():
+        _require(step < MAX_DECISIONS, f"a batch game did not end in {MAX_DECISIONS} steps")
+        masks = runner.legal_masks().copy()
+        observations = runner.observe()
+        actions = np.zeros(n_games, np.int64)
+        for i, env in enumerate(envs):
+            if not live[i]:
+                actions[i] = int(np.flatnonzero(masks[i])[0])
+                continue
+            where = f"game {i} (seed {500 + i}), step {step}"
+            _require(np.array_equal(runner.states[i], env.get_state()), f"{where}: the states differ")
+            seen = env.observe(env.agent_selection)
+            _require(np.array_equal(seen["action_mask"], masks[i]), f"{where}: the action masks differ")
+            _require(
+                np.array_equal(seen["observation"], observations[i]), f"{where}: the observations differ"
+            )
+            actions[i] = random_legal(rng, masks[i])
+            env.step(int(actions[i]))
+        rewards, dones = runner.step(actions)
+        for i, env in enumerate(envs):
+            if not live[i]:
+                continue
+            where = f"game {i} (seed {500 + i}), step {step}"
+            _require(
+                bool(dones[i]) == bool(env.get_state()[TERMINAL]),
+                f"{where}: the batch says done={bool(dones[i])}, the AEC env terminal="
+                f"{bool(env.get_state()[TERMINAL])}",
+            )
+            if dones[i]:
+                expected = [env.rewards[a] for a in env.possible_agents]
+                _require(
+                    np.allclose(rewards[i], expected),
+                    f"{where}: final rewards differ: batch {rewards[i].tolist()}, AEC {expected}",
+                )
+                live[i] = False
+                # Auto-reset: a fresh game, not the finished one.
+                _require(not runner.states[i, TERMINAL], f"{where}: the finished game was not restarted")
+        step += 1
+    _require(runner.current_players().shape == (n_games,), "current_players() has the wrong shape")
+
+
+@_conformance_check
+def check_batch_rejects_illegal_actions(game: GameSpec, options: Options) -> None:
+    """The batch runner raises ValueError naming the first game with an illegal action, and
+    changes no game."""
+    runner = BatchRunner(game, 4, seed=1, **options)
+    masks = runner.legal_masks()
+    before = runner.states.copy()
+    bad = np.array([int(np.flatnonzero(m)[0]) for m in masks])
+    bad[2] = masks.shape[1]
+    assert_raises(ValueError, lambda: runner.step(bad), "an out-of-range action in game 2", match="game 2")
+    illegal = [a for a in range(masks.shape[1]) if not masks[1, a]]
+    if illegal:
+        bad[2] = int(np.flatnonzero(masks[2])[0])
+        bad[1] = illegal[0]
+        assert_raises(ValueError, lambda: runner.step(bad), "an illegal action in game 1", match="game 1")
+    assert_raises(ValueError, lambda: runner.step(bad[:2]), "two actions for four games")
+    _require(np.array_equal(runner.states, before), "a rejected batch step changed the states")
+
+
+@_conformance_check
+def check_random_playout_kernel(game: GameSpec, options: Options) -> None:
+    """The in-kernel random playout: the steps it reports, games that end, invariants kept,
+    the same seeds giving the same games."""
+    runner = BatchRunner(game, 16, seed=3, **options)
+    steps, finished = runner.random_playout(300, seed=8)
+    _require(steps == 16 * 300, f"random_playout(300) over 16 games reports {steps} steps, not {16 * 300}")
+    _require(finished > 0, "no game ended in 300 random steps each (16 games)")
+    for i, state in enumerate(runner.states):
+        _invariants(game, state, f"batch game {i} after the playout")
+    again = BatchRunner(game, 16, seed=3, **options)
+    _require(
+        again.random_playout(300, seed=8) == (steps, finished),
+        "the same playout reports different counts",
+    )
+    _require(np.array_equal(again.states, runner.states), "the same playout gives different states")
+    _require(runner.current_players().max() < runner.num_players, "a current player beyond the players")
+    _require((runner.states[:, CURRENT_PLAYER] >= 0).all(), "a negative current player")
+
+
+@_conformance_check
+def check_batch_threads(game: GameSpec, options: Options) -> None:
+    """The batch runner gives the same games on 1 thread and on all of numba's threads."""
+    runs = []
+    for threads in (1, numba.config.NUMBA_NUM_THREADS):
+        runner = BatchRunner(game, 32, seed=21, num_threads=threads, **options)
+        runner.random_playout(200, seed=5)
+        rng = np.random.default_rng(1)
+        total = np.zeros((32, runner.num_players))
+        for _ in range(50):
+            masks = runner.legal_masks()
+            actions = (rng.random(masks.shape) * masks).argmax(axis=1)
+            rewards, _ = runner.step(actions)
+            total += rewards
+        runs.append((runner.states.copy(), total))
+    threads = numba.config.NUMBA_NUM_THREADS
+    _require(np.array_equal(runs[0][0], runs[1][0]), f"the states differ on 1 and on {threads} threads")
+    _require(np.array_equal(runs[0][1], runs[1][1]), f"the rewards differ on 1 and on {threads} threads")
+
+
+@_conformance_check
+def check_kernel_contract(game: GameSpec, options: Options) -> None:
+    """The spec's declarations agree with its kernels: the batch module is the rendering of
+    the one template (treasure_core.codegen), the action layout tiles the action space, the
+    dynamics use the known words, and every state of a random game is in a named phase."""
+    package = getattr(game.kernels.step, "py_func", game.kernels.step).__module__.split(".")[0]
+    _require(
+        codegen.is_current(package),
+        f"{package}/batch.py is not the template's rendering: run python -m treasure_core.codegen {package}",
+    )
+    dims = game.dims(game.make_params(game.validate(options)))
+    covered = [a for block in game.actions.blocks for a in range(block.start, block.stop)]
+    _require(
+        covered == list(range(dims.n_actions)),
+        f"the action layout's blocks cover {len(covered)} actions, not the {dims.n_actions} of the space",
+    )
+    _require(game.dynamics.turns in ("sequential", "simultaneous"), f"dynamics.turns {game.dynamics.turns!r}")
+    _require(
+        game.dynamics.information in ("perfect", "imperfect"), f"information {game.dynamics.information!r}"
+    )
+    _require(len(game.phases) >= 1 and len(set(game.phases)) == len(game.phases), f"phases {game.phases!r}")
+    env = _reset(game, options, 17)
+    rng = np.random.default_rng(17)
+    for _ in range(MAX_DECISIONS):
+        phase = int(game.kernels.phase(env.get_state()))
+        _require(0 <= phase < len(game.phases), f"kernels.phase gives {phase}, outside {game.phases!r}")
+        if env.get_state()[TERMINAL]:
+            break
+        env.step(random_legal(rng, env.observe(env.agent_selection)["action_mask"]))
+
+
+# -- the suite --------------------------------------------------------------------------------
+CHECKS: dict[str, Callable[..., None]] = {
+    "kernel_contract": check_kernel_contract,
+    # construction and PettingZoo's own tests
+    "bad_options": check_bad_options,
+    "pettingzoo_api": check_pettingzoo_api,
+    "pettingzoo_seed": check_pettingzoo_seed,
+    # determinism, clone, replay
+    "same_seed_same_trajectory": check_same_seed_same_trajectory,
+    "clone_and_set_state": check_clone_and_set_state,
+    "set_state_rejects_bad_input": check_set_state_rejects_bad_input,
+    # bad input
+    "illegal_actions_raise": check_illegal_actions_raise,
+    "illegal_action_penalize": check_illegal_action_penalize,
+    # what each seat sees and may do
+    "observations_differ_between_players": check_observations_differ_between_players,
+    "hidden_information": check_hidden_information,
+    "resample_hidden_redeals": check_resample_hidden_redeals,
+    "legal_mask_for_every_seat": check_legal_mask_for_every_seat,
+    # many random games
+    "random_play_fuzz": check_random_play_fuzz,
+    # the Parallel env
+    "parallel_api": check_parallel_api,
+    "parallel_plays_the_aec_game": check_parallel_plays_the_aec_game,
+    "parallel_bad_actions": check_parallel_bad_actions,
+    "parallel_penalize": check_parallel_penalize,
+    "parallel_set_state_and_render": check_parallel_set_state_and_render,
+    "parallel_requires_reset": check_parallel_requires_reset,
+    # the batch runner
+    "aec_and_batch_agree": check_aec_and_batch_agree,
+    "batch_rejects_illegal_actions": check_batch_rejects_illegal_actions,
+    "random_playout_kernel": check_random_playout_kernel,
+    "batch_threads": check_batch_threads,
+}
+
+
+def run_conformance(
+    game: GameSpec | str,
+    options: Options | None = None,
+    checks: Iterable[str] | None = None,
+    verbose: bool = False,
+) -> list[str]:
+    """Run conformance checks over one option set, or over every `configs(game)` when
+    `options` is None. `checks`: names from CHECKS (None: all, in CHECKS' order).
+
+    Returns the names of the checks that ran (each once, however many option sets). Raises
+    AssertionError naming the check and the option set on the first failure; ValueError for
+    an unknown check name or options the game does not have. `verbose` prints each check and
+    its time as it runs.
+
+    A researcher with a new game (a registered name or its GameSpec):
+
+        >>> from treasure_core.conformance import run_conformance
+        >>> from mygame_env import GAME
+        >>> run_conformance(GAME, {"num_players": 2}, verbose=True)   # one option set
+        >>> run_conformance(GAME)                                     # every option set
+        >>> run_conformance(GAME, checks=["pettingzoo_api", "hidden_information"])
+    """
+    spec = resolve(game)
+    if isinstance(checks, str):
+        checks = [checks]
+    names = list(CHECKS) if checks is None else list(checks)
+    unknown = [name for name in names if name not in CHECKS]
+    if unknown:
+        raise ValueError(f"unknown check(s) {unknown}; the checks are {', '.join(CHECKS)}")
+    option_sets = configs(spec) if options is None else [dict(options)]
+    for option_set in option_sets:
+        spec.validate(option_set)
+    ran: list[str] = []
+    for option_set in option_sets:
+        for name in names:
+            check = getattr(CHECKS[name], "__wrapped__", CHECKS[name])
+            if verbose:
+                print(f"{spec.name} {option_set}: {name} ...", end=" ", flush=True)
+            start = time.perf_counter()
+            try:
+                _run_labelled(
+                    check,
+                    f"conformance check {name!r} failed for {spec.name} with options {option_set!r}",
+                    spec,
+                    dict(option_set),
+                )
+            except AssertionError:
+                if verbose:
+                    print("FAILED", flush=True)
+                raise
+            if verbose:
+                print(f"ok ({time.perf_counter() - start:.1f} s)", flush=True)
+            if name not in ran:
+                ran.append(name)
+    return ran
