@@ -230,3 +230,12 @@ def test_action_layouts_name_every_action_once():
             assert layout.block_of(block.stop - 1) == (block, block.size - 1)
         with pytest.raises(ValueError):
             layout.block_of(layout.size)
+
+
+def test_ansi_helpers_measure_what_a_terminal_shows():
+    from treasure_core.ansi import pad, paint, visible_len
+
+    red = paint("ab", "\x1b[31m")
+    assert red == "\x1b[31mab\x1b[0m" and paint("ab", "\x1b[31m", use_colour=False) == "ab"
+    assert visible_len(red) == 2 and visible_len("x\x1b[1;93my") == 2
+    assert pad(red, 5) == red + "   " and pad("toolong", 3) == "toolong"

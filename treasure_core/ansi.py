@@ -6,7 +6,6 @@ from __future__ import annotations
 import re
 
 RESET = "\x1b[0m"
-DIM = "\x1b[2m"
 _CODES = re.compile(r"\x1b\[[0-9;]*m")
 
 
@@ -23,8 +22,3 @@ def visible_len(text: str) -> int:
 def pad(text: str, width: int) -> str:
     """`text` padded with spaces to `width` visible characters."""
     return text + " " * max(0, width - visible_len(text))
-
-
-def strip(text: str) -> str:
-    """`text` without its colour codes."""
-    return _CODES.sub("", text)
