@@ -239,3 +239,43 @@ def test_ansi_helpers_measure_what_a_terminal_shows():
     assert red == "\x1b[31mab\x1b[0m" and paint("ab", "\x1b[31m", use_colour=False) == "ab"
     assert visible_len(red) == 2 and visible_len("x\x1b[1;93my") == 2
     assert pad(red, 5) == red + "   " and pad("toolong", 3) == "toolong"
+
+
+def test_the_registry_finds_games_by_entry_point_and_at_run_time(monkeypatch):
+    import dataclasses
+    import sys
+    import types
+
+    from treasure_core import registry
+
+    assert {"nakbe", "karuba"} <= set(registry.game_names())  # this distribution's entry points
+    assert registry.module_of("nakbe") == "nakbe_env"
+    with pytest.raises(ValueError, match=r"unknown game 'chess'; registered games are .*'nakbe'"):
+        registry.get_game("chess")
+    with pytest.raises(ValueError, match="identifier"):
+        registry.register("two words", "nakbe_env")
+    module = types.ModuleType("misnamed_env")
+    module.GAME = registry.get_game("nakbe")  # a spec named nakbe, registered as another name
+    monkeypatch.setitem(sys.modules, "misnamed_env", module)
+    heard = []
+    registry.on_register(heard.append)
+    try:
+        with pytest.raises(ValueError, match="must expose GAME, a GameSpec named 'misnamed'"):
+            registry.register("misnamed", "misnamed_env")
+        assert heard == [] and "misnamed" not in registry.game_names()  # nothing registered
+        module.GAME = dataclasses.replace(module.GAME, name="misnamed")
+        registry.register("misnamed", "misnamed_env")
+        assert heard == ["misnamed"] and registry.get_game("misnamed") is module.GAME
+    finally:
+        registry.unregister("misnamed")
+        registry._listeners.remove(heard.append)
+    assert "misnamed" not in registry.game_names()
+    spec = registry.get_game("karuba")
+    registry.unregister("karuba")
+    try:
+        assert "karuba" not in registry.game_names()
+        with pytest.raises(ValueError, match="unknown game 'karuba'"):
+            registry.get_game("karuba")
+    finally:
+        registry.register("karuba", "karuba_env")
+    assert registry.get_game("karuba") is spec

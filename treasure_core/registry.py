@@ -21,33 +21,48 @@ from treasure_core.game import GameSpec
 
 ENTRY_POINT_GROUP = "treasure_envs.games"
 
-_modules: dict[str, str] | None = None  # name -> module, once discovered
+_discovered: dict[str, str] | None = None  # the entry points' name -> module, once read
+_registered: dict[str, str] = {}  # register()'s, which win over an entry point of the same name
+_removed: set[str] = set()
 _loaded: dict[str, GameSpec] = {}
 _listeners: list[Callable[[str], None]] = []
 
 
 def _games() -> dict[str, str]:
-    global _modules
-    if _modules is None:
+    global _discovered
+    if _discovered is None:
+        # Reading every installed distribution's metadata takes tens of milliseconds: done once,
+        # and only when a name is not already registered at run time.
         found = {point.name: point.value for point in entry_points(group=ENTRY_POINT_GROUP)}
-        _modules = dict(sorted(found.items()))  # by name, whatever the installer's order
-    return _modules
+        _discovered = dict(sorted(found.items()))  # by name, whatever the installer's order
+    games = {name: module for name, module in _discovered.items() if name not in _removed}
+    return games | _registered
+
+
+def _module(name: str) -> str | None:
+    if name in _registered:
+        return _registered[name]
+    return _games().get(name)
 
 
 def register(name: str, module: str) -> None:
-    """Register a game at run time: `module` (importable) must expose `GAME`, a GameSpec named
-    `name`. Listeners (the Gymnasium adapter, say) hear of it at once."""
+    """Register a game at run time: `module` (imported now) must expose `GAME`, a GameSpec
+    named `name`. Listeners (the Gymnasium adapter, say) hear of it at once."""
     if not isinstance(name, str) or not name.isidentifier():
         raise ValueError(f"a game's name must be an identifier; got {name!r}")
-    _games()[name] = module
-    _loaded.pop(name, None)
+    spec = _load(name, module)  # a module that is not a game fails here, registering nothing
+    _registered[name] = module
+    _removed.discard(name)
+    _loaded[name] = spec
     for listener in _listeners:
         listener(name)
 
 
 def unregister(name: str) -> None:
-    """Forget a game registered at run time (or found as an entry point) for this process."""
-    _games().pop(name, None)
+    """Forget a game for this process, registered at run time or found as an entry point. (A
+    Gymnasium id already made for it stays, and fails with the registry's error when made.)"""
+    _registered.pop(name, None)
+    _removed.add(name)
     _loaded.pop(name, None)
 
 
@@ -63,20 +78,25 @@ def game_names() -> list[str]:
 def module_of(name: str) -> str:
     """The module that holds a registered game (for a subprocess to register it too)."""
     get_game(name)
-    return _games()[name]
+    return _module(name)
 
 
 def get_game(name: str) -> GameSpec:
-    games = _games()
-    if name not in games:
-        registered = ", ".join(map(repr, games)) or "none (is treasure-envs installed? pip install -e .)"
+    if name in _loaded:
+        return _loaded[name]
+    module = _module(name)
+    if module is None:
+        registered = ", ".join(map(repr, _games())) or "none (is treasure-envs installed? pip install -e .)"
         raise ValueError(f"unknown game {name!r}; registered games are {registered}")
-    if name not in _loaded:
-        spec = getattr(importlib.import_module(games[name]), "GAME", None)
-        if not isinstance(spec, GameSpec) or spec.name != name:
-            raise ValueError(f"module {games[name]!r} must expose GAME, a GameSpec named {name!r}")
-        _loaded[name] = spec
+    _loaded[name] = _load(name, module)
     return _loaded[name]
+
+
+def _load(name: str, module: str) -> GameSpec:
+    spec = getattr(importlib.import_module(module), "GAME", None)
+    if not isinstance(spec, GameSpec) or spec.name != name:
+        raise ValueError(f"module {module!r} must expose GAME, a GameSpec named {name!r}")
+    return spec
 
 
 def all_games() -> list[GameSpec]:
@@ -85,5 +105,4 @@ def all_games() -> list[GameSpec]:
 
 def make_env(name: str, **options: Any) -> Any:
     """The game's public `env(**options)`: the wrapped PettingZoo AEC env."""
-    get_game(name)
-    return importlib.import_module(_games()[name]).env(**options)
+    return importlib.import_module(module_of(name)).env(**options)
