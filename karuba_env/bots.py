@@ -139,7 +139,7 @@ def draft_action(state, mask):
 
 
 @njit(cache=True)
-def heuristic_action(state: np.ndarray, player: int) -> int:
+def heuristic_action(state: np.ndarray, player: int, salt: int = 0) -> int:
     """Greedy one-decision look-ahead on the player's own island: points now (temple
     treasures, crystals, gold) minus the estimated distance of each adventurer to its temple."""
     mask = np.zeros(N_ACTIONS, np.int8)

@@ -32,7 +32,7 @@ CAUGHT = -10.0  # my explorer caught at once (a passage behind the Guardian, the
 
 
 @njit(cache=True)
-def heuristic_action(state: np.ndarray, player: int) -> int:
+def heuristic_action(state: np.ndarray, player: int, salt: int = 0) -> int:
     """Greedy one-move look-ahead over public information and the player's own team."""
     mine = np.zeros(NUM_EXPLORERS, np.bool_)
     card = state[TEAM_CARD + player]

@@ -23,20 +23,26 @@ class Agent:
         raise NotImplementedError
 
 
+SALT_BITS = (1 << 63) - 1  # a salt fits numba's int64
+
+
 class KernelBot(Agent):
-    """A scripted bot whose whole policy is one @njit function `policy(state, player) ->
+    """A scripted bot whose whole policy is one @njit function `policy(state, player, salt) ->
     action` of the game's. The policy must read only what `player` may know (the conformance
-    suite checks it against resample_hidden)."""
+    suite checks it against resample_hidden). It breaks ties between equally valued actions
+    with `treasure_core.kernels.tie_key(salt, state, action)`: the salt comes from the bot's
+    seed, so bots with different seeds play different games, and a seed replays its games."""
 
     name = "bot"
     policy = None  # set by each game: staticmethod(its heuristic_action)
 
     def __init__(self, seed: int | None = None):
         self.seed = seed
+        self.salt = 0 if seed is None else int(seed) & SALT_BITS
 
     def act(self, env: TreasureAECEnv, agent: str) -> int:
         state = env.get_state()
-        return int(self.policy(state, env.possible_agents.index(agent)))
+        return int(self.policy(state, env.possible_agents.index(agent), self.salt))
 
 
 class RandomAgent(Agent):

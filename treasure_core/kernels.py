@@ -1,11 +1,12 @@
-"""Kernel helpers shared by every game: header set-up, automatic-reset seeds, and turning final
-scores into winners and rewards. Plain @njit functions (no function arguments), so numba
+"""Kernel helpers shared by every game: header set-up, automatic-reset seeds, bots' tie-breaks,
+and turning final scores into winners and rewards. Plain @njit functions (no function arguments), so numba
 caches them (docs/architecture.md, The kernel contract)."""
 
 import numpy as np
 from numba import njit
 
 from treasure_core.header import (
+    DECISIONS,
     NUM_PLAYERS,
     P_NUM_PLAYERS,
     P_REWARD_MODE,
@@ -13,7 +14,7 @@ from treasure_core.header import (
     REWARD_SCORE_DIFF,
     RNG,
 )
-from treasure_core.rng import rng_next, rng_seed
+from treasure_core.rng import mix64, rng_next, rng_seed
 
 
 @njit(cache=True)
@@ -29,6 +30,15 @@ def init_header(state: np.ndarray, params: np.ndarray, seed: int) -> None:
 def next_seed(state: np.ndarray) -> int:
     """A fresh 63-bit seed drawn from a game's own generator (for automatic reset)."""
     return np.int64(rng_next(state, RNG) >> np.uint64(1))
+
+
+@njit(cache=True)
+def tie_key(salt: int, state: np.ndarray, action: int) -> np.uint64:
+    """A bot's tie-break between equally valued actions: a hash of its salt (from its seed),
+    the decision count and the action. Reproducible for a seed, different across seeds, and it
+    never draws from the game's own generator."""
+    decision = np.uint64(state[DECISIONS]) * np.uint64(0x100000001B3) + np.uint64(action)
+    return mix64(np.uint64(salt) ^ mix64(decision))
 
 
 @njit(cache=True)

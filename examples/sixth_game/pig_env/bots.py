@@ -12,7 +12,7 @@ from pig_env.state import HOLD_ACTION, N_ACTIONS, ROLL_ACTION, TURN_TOTAL
 
 
 @njit(cache=True)
-def hold_at_20(state: np.ndarray, player: int) -> int:
+def hold_at_20(state: np.ndarray, player: int, salt: int = 0) -> int:
     """Roll until the turn holds 20 points, then hold (the target is banked without asking)."""
     mask = np.zeros(N_ACTIONS, np.int8)
     legal_mask(state, player, mask)
