@@ -111,9 +111,12 @@ class GameSpec:
     check_invariants: Callable[[np.ndarray], None]  # raises AssertionError
     # (state, scores, tiebreaks) -> final infos beyond the common score, winner and scores (see
     # final_info): a list value is per player (player p gets value[p]); any other value goes to
-    # every player as it is.
+    # every player as it is. Values are numbers, or fixed-length tuples of numbers, so that every
+    # replay buffer takes them; a category is an int code, named in info_names.
     extra_info: Callable[[np.ndarray, np.ndarray, np.ndarray], dict[str, Any]]
     bots: dict[str, Callable[..., Any]] = field(default_factory=dict)
+    # An info key holding a code -> the codes' names: {"end_condition": ("none", "exit", ...)}.
+    info_names: dict[str, tuple[str, ...]] = field(default_factory=dict)
     # Rules between options (e.g. two that cannot go together): raise ValueError naming them.
     check_options: Callable[[dict[str, Any]], None] | None = None
     # Option combinations the conformance suite runs besides one option at a time.
