@@ -146,7 +146,7 @@ def _extra_info(state: np.ndarray, points: np.ndarray, tiebreaks: np.ndarray) ->
     return {
         "treasure_points": temple,  # temple treasures alone (tie crystals count as crystals)
         "tiles_on_island": [int(x) for x in tiebreaks[:n]],
-        "end_condition": END_NAMES[int(state[END_CONDITION])],
+        "end_condition": int(state[END_CONDITION]),  # END_NAMES
     }
 
 
@@ -164,6 +164,10 @@ GAME = GameSpec(
     phases=PHASES,
     actions=ACTIONS,
     dynamics=Dynamics(turns="simultaneous", chance=True, information="imperfect"),
+    info_names={"end_condition": tuple(END_NAMES[code] for code in range(len(END_NAMES)))},
+    # Each tile is one simultaneous round, seat 0 to n - 1, and the game ends only after a tile
+    # is resolved; the draft is not (a pick is two decisions by one seat).
+    parallelizable=lambda options: options["layout"] != "draft",
     render_ansi=render.render_ansi,
     render_rgb=render.render_rgb,
     action_name=render.describe_action,

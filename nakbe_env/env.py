@@ -90,7 +90,7 @@ def _extra_info(state: np.ndarray, points: np.ndarray, tiebreaks: np.ndarray) ->
     info: dict[str, Any] = {"treasure_points": [int(x) for x in tiebreaks[:n]]}
     for side in range(NUM_SIDES):
         name = SIDE_NAMES[side]
-        info[f"{name}_end_condition"] = END_NAMES[int(state[END_CONDITIONS + side])]
+        info[f"{name}_end_condition"] = int(state[END_CONDITIONS + side])  # END_NAMES
         slots = state[EXPLORER_SLOT + side * NUM_EXPLORERS : EXPLORER_SLOT + (side + 1) * NUM_EXPLORERS]
         info[f"{name}_slot_values"] = tuple(int(SLOT_VALUES[s]) if s != NO_SLOT else 0 for s in slots)
         base = TOKEN_VALUE_COUNTS + side * SEAT_TOKENS
@@ -101,6 +101,8 @@ def _extra_info(state: np.ndarray, points: np.ndarray, tiebreaks: np.ndarray) ->
     info["end_condition"] = info[f"{played[-1] if played else SIDE_NAMES[JUNGLE]}_end_condition"]
     return info
 
+
+END_CODES = tuple(END_NAMES[code] for code in range(len(END_NAMES)))
 
 GAME = GameSpec(
     name="nakbe",
@@ -116,6 +118,7 @@ GAME = GameSpec(
     phases=PHASES,
     actions=ACTIONS,
     dynamics=Dynamics(turns="sequential", chance=True, information="imperfect"),
+    info_names={f"{name}end_condition": END_CODES for name in ("", "temple_", "jungle_")},
     render_ansi=render.render_ansi,
     render_rgb=render.render_rgb,
     action_name=render.describe_action,

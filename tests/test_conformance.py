@@ -60,6 +60,10 @@ def test_illegal_action_penalize(config: Config) -> None:
     conformance.check_illegal_action_penalize(*config)
 
 
+def test_infos_are_numbers(config: Config) -> None:
+    conformance.check_infos_are_numbers(*config)
+
+
 # -- what each seat sees and may do -------------------------------------------------------
 def test_observations_differ_between_players(config: Config) -> None:
     conformance.check_observations_differ_between_players(*config)

@@ -22,7 +22,7 @@ import pytest
 from test_nakbe_rules import events, final_scores, legal, pos, slot_index
 
 from nakbe_env import data, kernels, observe
-from nakbe_env.env import raw_env
+from nakbe_env.env import GAME, raw_env
 from nakbe_env.invariants import check_invariants
 from nakbe_env.state import (
     BOX_TOKENS,
@@ -826,7 +826,9 @@ def test_a_whole_campaign_ends_through_the_env_with_both_games_in_the_infos():
     info = infos["player_0"]
     assert info["temple_slot_values"] == tuple(EXAMPLE_7_TEMPLE[name] for name in NAMES)
     assert info["jungle_slot_values"] == tuple(EXAMPLE_7_JUNGLE[name] for name in NAMES)
-    assert info["temple_end_condition"].startswith("A") and info["jungle_end_condition"].startswith("A")
+    names = GAME.info_names["end_condition"]
+    assert names[info["temple_end_condition"]].startswith("A")
+    assert names[info["jungle_end_condition"]].startswith("A")
 
 
 # -- An Endless Threat: from the temple game to the jungle game ----------------------------------

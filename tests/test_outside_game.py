@@ -33,6 +33,7 @@ OUTSIDE_SCRIPT = textwrap.dedent(
     assert {"pig", "nakbe", "karuba"} <= set(names), names
     assert registry.module_of("pig") == "pig_env"
     import pig_env
+    from pig_env.state import END_ROUND_CAP
 
     assert Path(pig_env.__file__).resolve().parent == root / "pig_env", pig_env.__file__
     assert codegen.is_current("pig_env"), "pig_env/batch.py is stale"
@@ -47,7 +48,7 @@ OUTSIDE_SCRIPT = textwrap.dedent(
         else:
             env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
     final = env.unwrapped.game.final_info(env.unwrapped.get_state())
-    assert max(final["scores"]) >= 100 or final["end_condition"] == "round cap", final
+    assert max(final["scores"]) >= 100 or final["end_condition"] == END_ROUND_CAP, final
     print("played", final)
 
     option_sets = configs("pig")
@@ -115,6 +116,8 @@ def test_solo_rewards_against_the_in_kernel_automaton(pig) -> None:
     """num_players=1: the player races the automaton inside the kernels. Two competitors, the
     player first; win_loss is +1 exactly when the player won, score_diff is the player's score
     minus the automaton's."""
+    from pig_env.state import END_ROUND_CAP
+
     assert codegen.is_current("pig_env")
     bot = pig.bots["bot"](0)
     rng = np.random.default_rng(0)
@@ -136,7 +139,7 @@ def test_solo_rewards_against_the_in_kernel_automaton(pig) -> None:
             own, automaton = info["scores"]
             assert info["score"] == own
             assert info["winner"] == (own >= automaton), info  # ties (only at the round cap) share
-            assert max(own, automaton) >= 50 or info["end_condition"] == "round cap", info
+            assert max(own, automaton) >= 50 or info["end_condition"] == END_ROUND_CAP, info
             if reward_mode == "win_loss":
                 assert reward == (1.0 if info["winner"] else -1.0), (reward, info)
                 outcomes.add(info["winner"])
@@ -149,7 +152,7 @@ def test_the_round_cap_ends_a_game(pig) -> None:
     """The guard against endless games: in the last round, once every competitor has had its
     turn, the game ends; the highest score wins (ties share)."""
     from pig_env.data import MAX_ROUNDS
-    from pig_env.state import ROUND
+    from pig_env.state import END_ROUND_CAP, ROUND
 
     from treasure_core.header import DECISIONS, TERMINAL
 
@@ -166,7 +169,7 @@ def test_the_round_cap_ends_a_game(pig) -> None:
             env.step(bot.act(env, env.agent_selection))
             pig.check_invariants(env.get_state())
         info = env.infos["player_0"]
-        assert info["end_condition"] == "round cap" and info["rounds"] == MAX_ROUNDS, info
+        assert info["end_condition"] == END_ROUND_CAP and info["rounds"] == MAX_ROUNDS, info
         own, automaton = info["scores"]
         assert max(own, automaton) < 50, info  # holding at 20 cannot reach 50 in one turn
         assert env.rewards["player_0"] == (1.0 if own >= automaton else -1.0), (env.rewards, info)

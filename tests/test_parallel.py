@@ -33,3 +33,7 @@ def test_parallel_set_state_and_render(config: Config) -> None:
 
 def test_parallel_requires_reset(config: Config) -> None:
     conformance.check_parallel_requires_reset(*config)
+
+
+def test_aec_to_parallel(config: Config) -> None:
+    conformance.check_aec_to_parallel(*config)

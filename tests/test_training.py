@@ -72,8 +72,8 @@ def test_a_game_registered_later_joins_gymnasium(monkeypatch):
 def test_gymnasium_make_passes_the_env_checker(name, capsys):
     game = get_game(name)
     bot = next(iter(game.bots), "random")
-    # The checker steps with unmasked random actions, so illegal ones end the game with -1.
-    env = gymnasium.make(gym_id(name), opponents=bot, illegal_action="penalize")
+    # The checker steps with unmasked random actions: by default illegal ones end the game with -1.
+    env = gymnasium.make(gym_id(name), opponents=bot)
     check_env(env.unwrapped)
     obs, info = env.reset(seed=3)
     assert env.observation_space.contains(obs)
@@ -81,9 +81,10 @@ def test_gymnasium_make_passes_the_env_checker(name, capsys):
 
 
 @pytest.mark.parametrize("name", GAME_NAMES)
-def test_an_illegal_learner_action_raises_and_changes_nothing_or_is_penalized(name):
-    env = TreasureGymEnv(name, opponents="random")
-    env.reset(seed=5)
+def test_an_illegal_learner_action_is_penalized_or_raises_and_changes_nothing(name):
+    env = TreasureGymEnv(name, opponents="random", illegal_action="raise")
+    obs, info = env.reset(seed=5)
+    assert np.array_equal(info["action_mask"], env.action_masks())
     illegal = np.flatnonzero(~env.action_masks())
     if illegal.size == 0:
         pytest.skip("every action is legal at this game's first decision")
@@ -91,11 +92,15 @@ def test_an_illegal_learner_action_raises_and_changes_nothing_or_is_penalized(na
     with pytest.raises(ValueError, match="illegal"):
         env.step(int(illegal[0]))
     assert np.array_equal(env.aec.get_state(), before)
-    penalized = TreasureGymEnv(name, opponents="random", illegal_action="penalize")
-    penalized.reset(seed=5)
+    penalized = TreasureGymEnv(name, opponents="random")  # the default: PettingZoo's convention
+    _, first = penalized.reset(seed=5)
+    for bad in (-1, env.action_space.n, 1.5, None, True):  # not an integer in range: always an error
+        with pytest.raises(ValueError, match="not an integer"):
+            penalized.step(bad)
     _, reward, terminated, truncated, info = penalized.step(int(illegal[0]))
-    assert (reward, terminated, truncated, info["illegal_action"]) == (-1.0, True, False, True)
-    assert not penalized.action_masks().any()
+    assert (reward, terminated, truncated, info["illegal_action"]) == (-1.0, True, False, 1)
+    assert set(info) == set(first), "the same info keys at every step"
+    assert not penalized.action_masks().any() and not info["action_mask"].any()
     with pytest.raises(RuntimeError, match="reset"):
         penalized.step(0)
 

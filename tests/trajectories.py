@@ -57,8 +57,8 @@ class Digest:
 
 
 def _jsonable(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {str(k): _jsonable(v) for k, v in sorted(value.items())}
+    if isinstance(value, dict):  # an info's action_mask is digested with the observations
+        return {str(k): _jsonable(v) for k, v in sorted(value.items()) if k != "action_mask"}
     if isinstance(value, (list, tuple)):
         return [_jsonable(v) for v in value]
     if isinstance(value, (bool, np.bool_)):
@@ -175,7 +175,7 @@ def configs() -> list[tuple[str, dict[str, Any]]]:
         for n in range(game.min_players, game.max_players + 1):
             out.append((game.name, {"num_players": n}))
         for option in game.options:
-            if option.name in ("num_players", "illegal_action"):
+            if option.name in ("num_players", "illegal_action", "observation_format"):  # drivers' own
                 continue
             for choice in option.choices:
                 if choice != option.default:

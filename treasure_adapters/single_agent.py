@@ -8,8 +8,11 @@ over, so a game with several decisions in a row, or with simultaneous turns take
 (Karuba), needs nothing special: the kernels say who acts next.
 
 The reward is 0 until the game ends, then the learner's own final reward (the game's `reward`
-option: win_loss or score_diff), whoever made the last move. `action_masks()` serves
-sb3-contrib's MaskablePPO. Every registered game is a Gymnasium id:
+option: win_loss or score_diff), whoever made the last move. The learner's legal actions are in
+every `info["action_mask"]` (reset's too, so a vector env's automatic reset hands out the new
+game's mask), and `action_masks()` serves sb3-contrib's MaskablePPO. An illegal action ends the
+episode with -1 (illegal_action="raise" raises instead); one that is not an integer in range
+always raises. Every registered game is a Gymnasium id:
 
 >>> env = gymnasium.make("treasure_envs/Nakbe-v1", opponents="bot", num_players=4)
 
@@ -26,7 +29,7 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from treasure_core.aec import TreasureAECEnv, agent_name, player_info
+from treasure_core.aec import TreasureAECEnv, agent_name, as_action, illegal_action_message, player_info
 from treasure_core.agents import Agent, AgentFactory, AgentSpec, agent_factory
 from treasure_core.game import GameSpec
 from treasure_core.header import CURRENT_PLAYER, TERMINAL
@@ -134,8 +137,10 @@ class TreasureGymEnv(gymnasium.Env):
     game: a registered name or a GameSpec. opponents: a name ("random", a bot), a factory
     seed -> Agent, an Agent, a list of these (one per other seat, in seat order after the
     learner), or an OpponentPool. learner_seat: a seat number, or "random" for a uniformly
-    random seat each game. illegal_action: "raise" (ValueError, nothing changes) or
-    "penalize" (reward -1, the episode ends). Other keyword arguments are the game's options.
+    random seat each game. illegal_action: "penalize" (reward -1, the episode ends) or "raise"
+    (ValueError, nothing changes). observation_format: "box" (the feature vector) or "dict"
+    ({"observation", "action_mask"}, for a MultiInputPolicy). Other keyword arguments are the
+    game's options.
     `reset(options={"learner_seat": k, "opponents": ...})` overrides both for one game.
     """
 
@@ -147,17 +152,22 @@ class TreasureGymEnv(gymnasium.Env):
         opponents: Any = "random",
         learner_seat: int | str = "random",
         render_mode: str | None = None,
-        illegal_action: str = "raise",
+        illegal_action: str = "penalize",
+        observation_format: str = "box",
         **options: Any,
     ):
         super().__init__()
         self.game = get_game(game) if isinstance(game, str) else game
-        if "illegal_action" in options:  # never reaches the AEC env: the wrapper handles it
-            raise ValueError("pass illegal_action to the wrapper, not as a game option")
-        if illegal_action not in ("raise", "penalize"):
-            raise ValueError(f"illegal_action must be 'raise' or 'penalize'; got {illegal_action!r}")
+        if illegal_action not in ("penalize", "raise"):
+            raise ValueError(f"illegal_action must be 'penalize' or 'raise'; got {illegal_action!r}")
+        if observation_format not in ("box", "dict"):
+            raise ValueError(f"observation_format must be 'box' or 'dict'; got {observation_format!r}")
         self.illegal_action = illegal_action
-        self.aec = TreasureAECEnv(self.game, render_mode=render_mode, **options)
+        self.observation_format = observation_format
+        # The wrapper decides what an illegal learner action does; opponents never play one.
+        self.aec = TreasureAECEnv(
+            self.game, render_mode=render_mode, illegal_action="raise", observation_format="box", **options
+        )
         self.options = self.aec.options
         self.num_players = self.aec.num_players
         self.learner_seat_choice = self._check_seat(learner_seat)
@@ -166,7 +176,13 @@ class TreasureGymEnv(gymnasium.Env):
             raise ValueError(f"render_mode must be None or one of {self.metadata['render_modes']}")
         self.render_mode = render_mode
         dims = self.aec.dims
-        self.observation_space = spaces.Box(0.0, 1.0, (dims.obs_size,), np.float32)
+        features = spaces.Box(0.0, 1.0, (dims.obs_size,), np.float32)
+        if observation_format == "box":
+            self.observation_space: spaces.Space = features
+        else:
+            self.observation_space = spaces.Dict(
+                {"observation": features, "action_mask": spaces.Box(0, 1, (dims.n_actions,), np.int8)}
+            )
         self.action_space = spaces.Discrete(dims.n_actions)
         self.learner_seat = 0
         self.seat_agents: list[Agent | None] = [None] * self.num_players
@@ -226,35 +242,56 @@ class TreasureGymEnv(gymnasium.Env):
             self.opponent_step(opponent.act(self.aec, agent))
 
     def learner_step(self, action: Any) -> None:
-        """Apply the learner's action; an illegal one raises or ends the game with a penalty."""
+        """Apply the learner's action; an illegal one ends the game with a penalty (or raises,
+        under illegal_action="raise"), and one that is not an integer in range always raises."""
         if not self._started:
             raise RuntimeError(f"{gym_id(self.game.name)}: call reset() first")
         if self.is_over():
             raise RuntimeError(f"{gym_id(self.game.name)}: the episode is over; call reset()")
-        try:
-            self.aec.step(action)
-        except ValueError:
-            if self.illegal_action == "raise":
-                raise
-            self._penalized = True
+        checked = as_action(action)
+        mask = self.aec.action_mask(agent_name(self.learner_seat))
+        if checked is not None and 0 <= checked < mask.size and not mask[checked]:
+            if self.illegal_action == "penalize":
+                self._penalized = True
+                return
+        elif checked is None or not 0 <= checked < mask.size:
+            what = f"is not an integer from 0 to {mask.size - 1}"
+            agent = agent_name(self.learner_seat)
+            message = illegal_action_message(
+                self.game, self.aec._state, agent, self.learner_seat, action, mask, what
+            )
+            raise ValueError(message)
+        self.aec.step(checked)
 
     def is_over(self) -> bool:
         return self._penalized or bool(self.aec._state[TERMINAL])
 
-    def observation(self) -> np.ndarray:
-        return self.aec.observe(agent_name(self.learner_seat))["observation"]
+    def observation(self) -> np.ndarray | dict[str, np.ndarray]:
+        features = self.aec.observe(agent_name(self.learner_seat))
+        if self.observation_format == "box":
+            return features
+        return {"observation": features, "action_mask": self.action_masks().astype(np.int8)}
+
+    def info(self) -> dict[str, Any]:
+        """The same keys at every step: the game's final infos (0 until the end), the learner's
+        seat, whether it played illegally, and its action mask."""
+        info = self.aec.blank_info()
+        if self.aec._state[TERMINAL] and not self._penalized:
+            info.update(player_info(self.game.final_info(self.aec._state), self.learner_seat))
+        info["illegal_action"] = int(self._penalized)
+        info["learner_seat"] = self.learner_seat
+        info["action_mask"] = self.action_masks().astype(np.int8)
+        return info
 
     def outcome(self) -> tuple[float, bool, dict[str, Any]]:
         """(the learner's reward, terminated, info) after the opponents have played."""
         if self._penalized:
-            return -1.0, True, {"learner_seat": self.learner_seat, "illegal_action": True}
+            return -1.0, True, self.info()
         if not self.aec._state[TERMINAL]:
-            return 0.0, False, {}
+            return 0.0, False, self.info()
         # The learner's own final reward, whoever moved last.
         self.game.kernels.returns(self.aec._state, self._returns)
-        info = player_info(self.game.final_info(self.aec._state), self.learner_seat)
-        info["learner_seat"] = self.learner_seat
-        return float(self._returns[self.learner_seat]), True, info
+        return float(self._returns[self.learner_seat]), True, self.info()
 
     # -- Gymnasium API ------------------------------------------------------------------------
     def reset(
@@ -267,7 +304,7 @@ class TreasureGymEnv(gymnasium.Env):
                 f"{self.game.name}: the game ended before the learner's first decision; the "
                 "single-agent wrapper needs games in which every seat decides at least once"
             )
-        return self.observation(), {"learner_seat": self.learner_seat}
+        return self.observation(), self.info()
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         self.learner_step(action)
@@ -279,7 +316,7 @@ class TreasureGymEnv(gymnasium.Env):
         """The learner's legal actions (all False once the game is over), for MaskablePPO."""
         if self.is_over():
             return np.zeros(self.action_space.n, np.bool_)
-        return self.aec.observe(agent_name(self.learner_seat))["action_mask"].astype(np.bool_)
+        return self.aec.action_mask(agent_name(self.learner_seat)).astype(np.bool_)
 
     def render(self) -> str | np.ndarray | None:
         if self.render_mode is None:

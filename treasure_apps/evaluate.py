@@ -25,7 +25,7 @@ from treasure_apps.arguments import add_game_arguments, parse_options
 from treasure_apps.stats import WinRate
 from treasure_core.aec import TreasureAECEnv
 from treasure_core.agents import Agent, AgentFactory, agent_factory, play_game
-from treasure_core.game import GameSpec
+from treasure_core.game import GameSpec, rules_options
 from treasure_core.registry import get_game
 
 EVAL_FILE = "eval.csv"
@@ -278,7 +278,7 @@ def run(args: argparse.Namespace) -> int:
             player, settings = policy_factory(game, args.checkpoint, deterministic=not args.sample)
             trained = settings.get("options", {})
             if players is None and not pairs and not flags and trained:  # default: the checkpoint's own game
-                pairs = [f"{k}={v}" for k, v in trained.items() if k != "illegal_action"]
+                pairs = [f"{k}={v}" for k, v in rules_options(trained).items()]
         options = parse_options(game, pairs, players, flags)
         if args.checkpoint:
             _print_win_rates(game, options, player, args)

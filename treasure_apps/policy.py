@@ -83,8 +83,7 @@ class PolicyAgent(Agent):
         )
 
     def act(self, env: TreasureAECEnv, agent: str) -> int:
-        seen = env.observe(agent)
-        probabilities = self.probabilities(seen["observation"][None], seen["action_mask"][None])[0]
+        probabilities = self.probabilities(env.features(agent)[None], env.action_mask(agent)[None])[0]
         return self.choose(probabilities)
 
 
@@ -102,9 +101,8 @@ def advance_opponents(envs: Sequence[TreasureGymEnv]) -> None:
             else:
                 env.opponent_step(opponent.act(env.aec, agent))
         for batch in batches.values():
-            seen = [env.aec.observe(agent) for env, _, agent in batch]
-            observations = np.stack([s["observation"] for s in seen])
-            masks = np.stack([s["action_mask"] for s in seen])
+            observations = np.stack([env.aec.features(agent) for env, _, agent in batch])
+            masks = np.stack([env.aec.action_mask(agent) for env, _, agent in batch])
             probabilities = batch[0][1].probabilities(observations, masks)
             for (env, opponent, _), row in zip(batch, probabilities, strict=True):
                 env.opponent_step(opponent.choose(row))

@@ -26,7 +26,7 @@ from typing import Any
 
 from treasure_apps.arguments import add_game_arguments, parse_options
 from treasure_apps.evaluate import EVAL_FILE, TRAIN_EXTRA_HINT, learning_curve
-from treasure_core.game import GameSpec
+from treasure_core.game import GameSpec, rules_options
 from treasure_core.registry import get_game
 
 
@@ -88,7 +88,8 @@ def train(
     game = get_game(game) if isinstance(game, str) else game
     config = config or TrainConfig()
     _check(config)
-    options = game.validate(options)
+    # The learner's env is always the box format and masked: the drivers' options do not apply.
+    options = rules_options(game.validate(options))
     fixed = config.fixed_opponents or [next(iter(game.bots), "random")]
     pool = OpponentPool(game, fixed, config.fixed_share, config.max_snapshots)
     out = Path(out_dir)

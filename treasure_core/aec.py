@@ -53,6 +53,31 @@ def player_info(info: dict[str, Any], player: int) -> dict[str, Any]:
     return {key: value[player] if isinstance(value, list) else value for key, value in info.items()}
 
 
+def zero_info(info: dict[str, Any]) -> dict[str, Any]:
+    """The same keys and shapes as one player's final info, every number 0: what infos hold
+    before the end, so that every step of a game carries the same keys (replay buffers need it)."""
+    return {
+        key: tuple(type(x)(0) for x in value) if isinstance(value, tuple) else type(value)(0)
+        for key, value in info.items()
+    }
+
+
+MAX_LISTED_ACTIONS = 5  # legal actions named in an error; the count says how many there are
+
+
+def illegal_action_message(
+    game: GameSpec, state: np.ndarray, agent: str, player: int, action: Any, mask: np.ndarray, what: str
+) -> str:
+    """A few lines: the action, the agent, how many actions are legal and a handful of them."""
+    legal = np.flatnonzero(mask)
+    named = ", ".join(f"{a} ({game.action_name(state, int(a), player)})" for a in legal[:MAX_LISTED_ACTIONS])
+    more = f", and {legal.size - MAX_LISTED_ACTIONS} more" if legal.size > MAX_LISTED_ACTIONS else ""
+    return (
+        f"{game.env_name}: action {action!r} {what} for {agent}.\n"
+        f"{legal.size} legal action(s): {named or 'none'}{more}."
+    )
+
+
 class TreasureAECEnv(AECEnv):
     """PettingZoo AEC environment over one game's kernels (see GameSpec)."""
 
@@ -64,9 +89,10 @@ class TreasureAECEnv(AECEnv):
         self.metadata = {
             "name": game.env_name,
             "render_modes": ["ansi", "human", "rgb_array"],
-            "is_parallelizable": False,
+            "is_parallelizable": bool(game.parallelizable and game.parallelizable(self.options)),
             "render_fps": 2,
         }
+        self.info_names = game.info_names  # an info code -> its name, per key
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(
                 f"{game.name}: render_mode must be None or one of "
@@ -78,12 +104,14 @@ class TreasureAECEnv(AECEnv):
         self.possible_agents = [agent_name(p) for p in range(self.num_players)]
         self._player_of = {agent: p for p, agent in enumerate(self.possible_agents)}
         self.dims = game.dims(self.params)
-        self._observation_space = spaces.Dict(
-            {
-                "observation": spaces.Box(0.0, 1.0, (self.dims.obs_size,), np.float32),
-                "action_mask": spaces.Box(0, 1, (self.dims.n_actions,), np.int8),
-            }
-        )
+        self.observation_format = self.options["observation_format"]
+        features = spaces.Box(0.0, 1.0, (self.dims.obs_size,), np.float32)
+        if self.observation_format == "box":
+            self._observation_space: spaces.Space = features
+        else:
+            self._observation_space = spaces.Dict(
+                {"observation": features, "action_mask": spaces.Box(0, 1, (self.dims.n_actions,), np.int8)}
+            )
         self.observation_spaces = {a: self._observation_space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(self.dims.n_actions) for a in self.possible_agents}
         self.state_space = spaces.Box(0.0, 1.0, (self.dims.full_state_size,), np.float32)
@@ -91,6 +119,8 @@ class TreasureAECEnv(AECEnv):
         self._mask = np.zeros(self.dims.n_actions, np.int8)
         self._returns = np.zeros(self.num_players, np.float32)
         self._has_state = False
+        self._penalized = False  # an illegal action ended the game (the state is as before it)
+        self._blank_info: dict[str, Any] | None = None  # every step's info keys, zero
 
     # -- spaces ---------------------------------------------------------------------------
     def observation_space(self, agent: str) -> spaces.Space:
@@ -110,24 +140,44 @@ class TreasureAECEnv(AECEnv):
 
     def _sync_from_state(self) -> None:
         """Rebuild PettingZoo's bookkeeping from the state array alone."""
+        self._penalized = False
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
         self._skip_agent_selection = None
         self.agent_selection = self.possible_agents[int(self._state[CURRENT_PLAYER])]
         if self._state[TERMINAL]:
             self._finish()
+        else:
+            self._live_infos()
+
+    def blank_info(self) -> dict[str, Any]:
+        """One agent's info before the end: the final info's keys, every number 0, and
+        `illegal_action` 0 (the action mask is added per agent)."""
+        if self._blank_info is None:
+            final = player_info(self.game.final_info(self._state), 0)
+            self._blank_info = zero_info({**final, "illegal_action": 0})
+        return dict(self._blank_info)
+
+    def _live_infos(self) -> None:
+        blank = self.blank_info()
+        self.infos = {a: {**blank, "action_mask": self.action_mask(a)} for a in self.possible_agents}
 
     def _finish(self) -> None:
         self.game.kernels.returns(self._state, self._returns)
         info = self.game.final_info(self._state)
+        blank = self.blank_info()
+        self.infos = {}
         for p, agent in enumerate(self.possible_agents):
             self.rewards[agent] = float(self._returns[p])
             self.terminations[agent] = True
-            self.infos[agent] = player_info(info, p)
+            self.infos[agent] = {
+                **blank,
+                **player_info(info, p),
+                "action_mask": np.zeros(self.dims.n_actions, np.int8),
+            }
         self._accumulate_rewards()
 
     def _require_game(self) -> None:
@@ -140,37 +190,55 @@ class TreasureAECEnv(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        try:
-            action = self._check_action(agent, action)
-        except ValueError:
-            if self.options["illegal_action"] == "raise":
-                raise
-            self._penalize(agent)
+        checked = self._check_action(agent, action)  # not an integer in range: always raises
+        if checked is None:
+            self._penalize(agent, action)
             return
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
-        self.game.kernels.step(self._state, action)
+        self.game.kernels.step(self._state, checked)
         self.agent_selection = self.possible_agents[int(self._state[CURRENT_PLAYER])]
         if self._state[TERMINAL]:
             self._finish()
+        else:
+            self._live_infos()
 
-    def _check_action(self, agent: str, action: Any) -> int:
+    def _check_action(self, agent: str, action: Any) -> int | None:
+        """The action as an int if legal; None if in range but illegal under "penalize"; else
+        ValueError, with nothing changed."""
         checked = as_action(action)
-        if checked is not None and 0 <= checked < self.dims.n_actions:
-            self.game.kernels.legal_mask(self._state, self._player_of[agent], self._mask)
-            if self._mask[checked]:
-                return checked
-        legal = ", ".join(f"{a} ({self.game.action_name(self._state, a)})" for a in self.legal_actions())
-        what = "is illegal" if checked is not None else "is not an integer action"
-        raise ValueError(f"{self.game.env_name}: {action!r} {what} for {agent}; legal actions are {legal}")
+        player = self._player_of[agent]
+        self.game.kernels.legal_mask(self._state, player, self._mask)
+        if checked is None or not 0 <= checked < self.dims.n_actions:
+            what = f"is not an integer from 0 to {self.dims.n_actions - 1}"
+        elif self._mask[checked]:
+            return checked
+        elif self.options["illegal_action"] == "penalize":
+            return None
+        else:
+            what = f"({self.game.action_name(self._state, checked, player)}) is illegal"
+        raise ValueError(
+            illegal_action_message(self.game, self._state, agent, player, action, self._mask, what)
+        )
 
-    def _penalize(self, agent: str) -> None:
-        """PettingZoo's terminate-on-illegal-move behaviour, for training."""
+    def _penalize(self, agent: str, action: Any) -> None:
+        """PettingZoo's convention for an illegal move: the game ends, -1 for the offender and 0
+        for the others; the state stays as it was before the move."""
+        gymnasium.logger.warn(
+            f"{self.game.env_name}: illegal action {action!r} by {agent}; the game ends with -1 for "
+            f"{agent} (illegal_action='raise' raises instead)"
+        )
+        self._penalized = True
         self._clear_rewards()
+        blank = self.blank_info()
         for other in self.agents:
             self.terminations[other] = True
             self.rewards[other] = -1.0 if other == agent else 0.0
-            self.infos[other] = {"illegal_action": other == agent}
+            self.infos[other] = {
+                **blank,
+                "illegal_action": int(other == agent),
+                "action_mask": np.zeros(self.dims.n_actions, np.int8),
+            }
         self._cumulative_rewards[agent] = 0.0
         self._accumulate_rewards()
 
@@ -180,22 +248,37 @@ class TreasureAECEnv(AECEnv):
         self._require_game()
         return self.game.phases[int(self.game.kernels.phase(self._state))]
 
+    def is_over(self) -> bool:
+        """The game has ended: by the rules, or by an illegal action under "penalize"."""
+        return self._penalized or bool(self._state[TERMINAL])
+
     def legal_actions(self) -> list[int]:
         """Legal actions of the agent to act (empty when the game is over)."""
-        if self._state[TERMINAL]:
-            return []
-        self.game.kernels.legal_mask(self._state, int(self._state[CURRENT_PLAYER]), self._mask)
-        return np.flatnonzero(self._mask).tolist()
-
-    def observe(self, agent: str) -> dict[str, np.ndarray]:
         self._require_game()
-        player = self._player_of[agent]
-        observation = np.empty(self.dims.obs_size, np.float32)
-        self.game.kernels.observe(self._state, player, observation)
+        return np.flatnonzero(self.action_mask(self.agent_selection)).tolist()
+
+    def action_mask(self, agent: str) -> np.ndarray:
+        """agent's legal actions now, int8: empty unless it decides now (the agent to act, or any
+        seat with a decision pending in a simultaneous round) and the game is live."""
+        self._require_game()
         mask = np.zeros(self.dims.n_actions, np.int8)
-        if agent == self.agent_selection and not self._state[TERMINAL]:
-            self.game.kernels.legal_mask(self._state, player, mask)
-        return {"observation": observation, "action_mask": mask}
+        if not self.is_over():
+            self.game.kernels.legal_mask(self._state, self._player_of[agent], mask)
+        return mask
+
+    def features(self, agent: str) -> np.ndarray:
+        """agent's own view as the float32 feature vector, whatever the observation format."""
+        self._require_game()
+        observation = np.empty(self.dims.obs_size, np.float32)
+        self.game.kernels.observe(self._state, self._player_of[agent], observation)
+        return observation
+
+    def observe(self, agent: str) -> dict[str, np.ndarray] | np.ndarray:
+        """agent's own view: its features, with its action mask in the "dict" format."""
+        observation = self.features(agent)
+        if self.observation_format == "box":
+            return observation
+        return {"observation": observation, "action_mask": self.action_mask(agent)}
 
     def state(self) -> np.ndarray:
         """The full-information view (every secret), for centralised critics."""

@@ -54,7 +54,7 @@ class RandomAgent(Agent):
         self.rng = np.random.default_rng(seed)
 
     def act(self, env: TreasureAECEnv, agent: str) -> int:
-        mask = env.observe(agent)["action_mask"]
+        mask = env.action_mask(agent)
         return int(self.rng.choice(np.flatnonzero(mask)))
 
 

@@ -46,9 +46,13 @@ class BatchRunner:
                 f"num_threads must be an integer from 1 to {numba.config.NUMBA_NUM_THREADS}; "
                 f"got {num_threads!r}"
             )
+        # The runner raises on an illegal action and hands out plain feature arrays: the two
+        # driver options may be given only with those values.
+        for name, only in (("illegal_action", "raise"), ("observation_format", "box")):
+            if options.get(name, only) != only:
+                raise ValueError(f"the batch runner supports only {name}={only!r}; got {options[name]!r}")
+        options = {**options, "illegal_action": "raise", "observation_format": "box"}
         self.options = self.game.validate(options)
-        if self.options["illegal_action"] != "raise":
-            raise ValueError("the batch runner supports only illegal_action='raise'")
         self.params = self.game.make_params(self.options)
         self.dims = self.game.dims(self.params)
         self.num_players = int(self.options["num_players"])

@@ -31,12 +31,14 @@ from __future__ import annotations
 import functools
 import re
 import time
+import warnings
 from collections.abc import Callable, Iterable
 from typing import Any
 
 import numba
 import numpy as np
 from pettingzoo.test import api_test, parallel_api_test, seed_test
+from pettingzoo.utils.conversions import aec_to_parallel
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 from treasure_core import codegen
@@ -179,7 +181,7 @@ def _play_random(
     for _ in range(decisions):
         if env.get_state()[TERMINAL]:
             break
-        action = random_legal(rng, env.observe(env.agent_selection)["action_mask"])
+        action = random_legal(rng, env.action_mask(env.agent_selection))
         env.step(action)
         taken.append(action)
         if check:
@@ -198,11 +200,17 @@ def _env_snapshot(env: TreasureAECEnv) -> tuple:
     )
 
 
-def _random_joint(observations: dict[str, dict[str, np.ndarray]], rng: np.random.Generator) -> dict[str, int]:
-    """A random legal action for every deciding agent; 0 for the others (ignored)."""
+def features(observation: dict[str, np.ndarray] | np.ndarray) -> np.ndarray:
+    """The feature vector of an observation in either format ("dict" or "box")."""
+    return observation["observation"] if isinstance(observation, dict) else observation
+
+
+def _random_joint(infos: dict[str, dict[str, Any]], rng: np.random.Generator) -> dict[str, int]:
+    """A random legal action for every deciding agent (by the masks in its infos); 0 for the
+    others (ignored)."""
     return {
-        agent: random_legal(rng, obs["action_mask"]) if obs["action_mask"].any() else 0
-        for agent, obs in observations.items()
+        agent: random_legal(rng, info["action_mask"]) if info["action_mask"].any() else 0
+        for agent, info in infos.items()
     }
 
 
@@ -238,6 +246,7 @@ def check_bad_options(game: GameSpec, options: Options) -> None:
         {"num_players": "3"},
         {"reward": "points"},
         {"illegal_action": "ignore"},
+        {"observation_format": "json"},
         {"no_such_option": 1},
     ]
     for option in game.game_options:
@@ -274,7 +283,7 @@ def check_same_seed_same_trajectory(game: GameSpec, options: Options) -> None:
     decision = 0
     while not first.get_state()[TERMINAL]:
         _require(decision < MAX_DECISIONS, f"the game (seed 123) did not end in {MAX_DECISIONS} decisions")
-        action = random_legal(rng, first.observe(first.agent_selection)["action_mask"])
+        action = random_legal(rng, first.action_mask(first.agent_selection))
         first.step(action)
         second.step(action)
         decision += 1
@@ -309,12 +318,11 @@ def check_clone_and_set_state(game: GameSpec, options: Options) -> None:
     _require(_env_snapshot(restored) == _env_snapshot(env), "set_state(bytes) does not restore the env")
     for agent in env.possible_agents:
         for a, b, what in ((env, twin, "clone()"), (env, restored, "set_state(bytes)")):
-            oa, ob = a.observe(agent), b.observe(agent)
+            oa, ob = features(a.observe(agent)), features(b.observe(agent))
+            _require(np.array_equal(oa, ob), f"{what}: {agent}'s observation differs")
             _require(
-                np.array_equal(oa["observation"], ob["observation"]), f"{what}: {agent}'s observation differs"
-            )
-            _require(
-                np.array_equal(oa["action_mask"], ob["action_mask"]), f"{what}: {agent}'s action mask differs"
+                np.array_equal(a.action_mask(agent), b.action_mask(agent)),
+                f"{what}: {agent}'s action mask differs",
             )
     _require(np.array_equal(env.state(), restored.state()), "set_state(bytes): state() differs")
     # The three continue identically; and the clone is independent of the original.
@@ -351,49 +359,86 @@ def check_set_state_rejects_bad_input(game: GameSpec, options: Options) -> None:
 
 
 # -- bad input --------------------------------------------------------------------------------
+MAX_ERROR_LINES = 4  # an illegal action's error fits in a few lines of a log
+MAX_ERROR_CHARS = 800
+
+
 @_conformance_check
 def check_illegal_actions_raise(game: GameSpec, options: Options) -> None:
-    """Every illegal or malformed action raises ValueError naming the agent and changes nothing."""
-    env = _reset(game, options, 11)
-    _play_random(env, seed=3, decisions=8)
-    n_actions = env.action_space(env.agent_selection).n
-    mask = env.observe(env.agent_selection)["action_mask"]
-    illegal: list[Any] = [a for a in range(n_actions) if not mask[a]]
-    illegal += [-1, n_actions, n_actions + 5, 1.0, "0", None, True, np.array([0, 1])]
-    before = _env_snapshot(env)
-    for action in illegal:
-        error = assert_raises(ValueError, lambda action=action: env.step(action), f"step({action!r})")
-        _require(
-            env.agent_selection in str(error),
-            f"the error for step({action!r}) does not name {env.agent_selection}: {error}",
-        )
-        _require(_env_snapshot(env) == before, f"the rejected step({action!r}) changed the env")
-    # numpy integers are fine when legal
-    env.step(np.int64(np.flatnonzero(mask)[0]))
+    """Under illegal_action='raise', every illegal or malformed action raises a short ValueError
+    naming the agent and changes nothing; under the default 'penalize', a malformed one (not an
+    integer in range) still does."""
+    for mode in ("raise", "penalize"):
+        env = _aec(game, options, illegal_action=mode)
+        env.reset(seed=11)
+        _play_random(env, seed=3, decisions=8)
+        n_actions = env.action_space(env.agent_selection).n
+        mask = env.action_mask(env.agent_selection)
+        bad: list[Any] = [a for a in range(n_actions) if not mask[a]] if mode == "raise" else []
+        bad += [-1, n_actions, n_actions + 5, 1.0, "0", None, True, np.array([0, 1])]
+        before = _env_snapshot(env)
+        for action in bad:
+            what = f"step({action!r}) under illegal_action={mode!r}"
+            error = assert_raises(ValueError, lambda action=action, env=env: env.step(action), what)
+            text = str(error)
+            _require(
+                env.agent_selection in text,
+                f"the error for {what} does not name {env.agent_selection}: {text}",
+            )
+            _require(
+                text.count("\n") < MAX_ERROR_LINES and len(text) <= MAX_ERROR_CHARS,
+                f"the error for {what} is {text.count(chr(10)) + 1} lines, {len(text)} characters: {text}",
+            )
+            _require(_env_snapshot(env) == before, f"the rejected {what} changed the env")
+        # numpy integers are fine when legal
+        env.step(np.int64(np.flatnonzero(mask)[0]))
 
 
 @_conformance_check
 def check_illegal_action_penalize(game: GameSpec, options: Options) -> None:
-    """illegal_action='penalize': the offender gets -1, the others 0, and the game ends."""
-    env = _aec(game, options, illegal_action="penalize")
-    env.reset(seed=4)
-    mask = env.observe(env.agent_selection)["action_mask"]
-    illegal = [a for a in range(mask.size) if not mask[a]] or [mask.size]
+    """The default, PettingZoo's convention: an in-range illegal action ends the game with -1 for
+    the offender and 0 for the others, logs a warning, marks the offender in infos, and leaves
+    the state as it was; then every agent steps out with None."""
+    env = _reset(game, options, 4)
+    rng = np.random.default_rng(0)
+    while not (env.action_mask(env.agent_selection) == 0).any():
+        _require(not env.is_over(), "every action was legal in every state of a whole game")
+        env.step(random_legal(rng, env.action_mask(env.agent_selection)))
+    mask = env.action_mask(env.agent_selection)
+    illegal = int(np.flatnonzero(mask == 0)[0])
     offender = env.agent_selection
-    env.step(illegal[0])
-    _require(all(env.terminations.values()), f"an illegal action ({illegal[0]}) did not end the game")
+    before = env.get_state()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        env.step(illegal)
+    _require(
+        any(offender in str(w.message) for w in caught), f"no warning names the offender {offender}: {caught}"
+    )
+    _require(all(env.terminations.values()), f"an illegal action ({illegal}) did not end the game")
     _require(env.rewards[offender] == -1.0, f"the offender's reward is {env.rewards[offender]}, not -1")
     _require(
         all(r == 0.0 for a, r in env.rewards.items() if a != offender),
         f"the other agents' rewards are not 0: {env.rewards}",
     )
+    marks = {agent: info["illegal_action"] for agent, info in env.infos.items()}
+    _require(
+        marks == {a: int(a == offender) for a in env.agents}, f"infos mark {marks}, not {offender} alone"
+    )
+    _require(np.array_equal(env.get_state(), before), "the penalized action changed the state")
+    _require(env.legal_actions() == [], "legal actions remain after a penalized action")
+    _require(
+        not any(env.action_mask(a).any() for a in env.possible_agents), "masks are not all zero at the end"
+    )
+    for _agent in env.agent_iter(len(env.possible_agents)):
+        env.step(None)
+    _require(env.agents == [], f"agents {env.agents} remain after stepping out with None")
 
 
 @_conformance_check
 def check_observations_differ_between_players(game: GameSpec, options: Options) -> None:
     """Each player's observation is its own (they all differ at the start)."""
     env = _reset(game, options, 2)
-    observations = [env.observe(agent)["observation"] for agent in env.possible_agents]
+    observations = [features(env.observe(agent)) for agent in env.possible_agents]
     _require(
         len({o.tobytes() for o in observations}) == len(observations),
         "two players get the same observation at the start (seed 2)",
@@ -411,14 +456,14 @@ def _hidden_information_case(
     twin = _aec(game, options)
     twin.set_state(env.resample_hidden(player, resample_seed))
     _invariants(game, twin.get_state(), "the resample_hidden state")
-    mine, theirs = env.observe(agent), twin.observe(agent)
+    mine, theirs = features(env.observe(agent)), features(twin.observe(agent))
     _require(
-        np.array_equal(mine["observation"], theirs["observation"]),
+        np.array_equal(mine, theirs),
         f"{agent} can tell the state from its resample_hidden twin: its observation differs at "
-        f"{np.flatnonzero(mine['observation'] != theirs['observation']).tolist()[:10]}",
+        f"{np.flatnonzero(mine != theirs).tolist()[:10]}",
     )
     _require(
-        np.array_equal(mine["action_mask"], theirs["action_mask"]),
+        np.array_equal(env.action_mask(agent), twin.action_mask(agent)),
         f"{agent} can tell the state from its resample_hidden twin: its action mask differs",
     )
     _require(
@@ -535,7 +580,7 @@ def check_legal_mask_for_every_seat(game: GameSpec, options: Options, games: int
                     with_actions.add(seat)
                 if seat == int(state[CURRENT_PLAYER]):
                     _require(
-                        np.array_equal(mask, env.observe(env.agent_selection)["action_mask"]),
+                        np.array_equal(mask, env.action_mask(env.agent_selection)),
                         f"{at} differs from the AEC env's action mask for {env.agent_selection}",
                     )
                     _require(terminal or mask.any(), f"{at}: the player to act has no legal action")
@@ -549,9 +594,71 @@ def check_legal_mask_for_every_seat(game: GameSpec, options: Options, games: int
                     not with_actions, f"{where}: the game is over but seats {sorted(with_actions)} have masks"
                 )
                 break
-            env.step(random_legal(rng, env.observe(env.agent_selection)["action_mask"]))
+            env.step(random_legal(rng, env.action_mask(env.agent_selection)))
         else:
             raise AssertionError(f"game seed {game_seed} did not end in {MAX_DECISIONS} decisions")
+
+
+# -- infos ------------------------------------------------------------------------------------
+def _info_problem(info: dict[str, Any], keys: set[str], n_actions: int) -> str | None:
+    """What makes one agent's info unfit for a replay buffer, or None."""
+    if set(info) != keys:
+        return f"keys {sorted(set(info) ^ keys)} come and go"
+    for key, value in info.items():
+        if key == "action_mask":
+            if not (isinstance(value, np.ndarray) and value.dtype == np.int8 and value.shape == (n_actions,)):
+                return f"action_mask is not an int8 array of {n_actions}: {value!r}"
+            continue
+        parts = value if isinstance(value, tuple) else (value,)
+        if not all(isinstance(x, (int, float, np.number)) for x in parts):  # bool is an int
+            return f"{key}={value!r} is not a number nor a tuple of numbers"
+    return None
+
+
+@_conformance_check
+def check_infos_are_numbers(game: GameSpec, options: Options, games: int = 3) -> None:
+    """Every agent's infos hold the same keys at every step of a game, numbers only (and the
+    action mask, equal to action_mask(agent)), so that every replay buffer takes them; every
+    code has a name in info_names."""
+    env = _aec(game, options)
+    n_actions = env.dims.n_actions
+    for seed in range(games):
+        env.reset(seed=300 + seed)
+        keys = set(env.infos[env.possible_agents[0]])
+        _require({"action_mask", "illegal_action", "score", "winner"} <= keys, f"infos keys {sorted(keys)}")
+        rng = np.random.default_rng(seed)
+        for step in range(MAX_DECISIONS):
+            for agent in env.agents:
+                info = env.infos[agent]
+                problem = _info_problem(info, keys, n_actions)
+                _require(problem is None, f"seed {300 + seed}, step {step}, {agent}'s info: {problem}")
+                _require(
+                    np.array_equal(info["action_mask"], env.action_mask(agent)),
+                    f"seed {300 + seed}, step {step}: {agent}'s infos mask is not its action_mask()",
+                )
+                if isinstance(obs := env.observe(agent), dict):
+                    _require(
+                        np.array_equal(obs["action_mask"], info["action_mask"]),
+                        f"seed {300 + seed}, step {step}: {agent}'s observed mask is not its infos mask",
+                    )
+            if env.is_over():
+                break
+            env.step(random_legal(rng, env.action_mask(env.agent_selection)))
+        for key, names in env.info_names.items():
+            for agent in env.possible_agents:
+                code = env.infos[agent].get(key)
+                _require(
+                    isinstance(code, int) and 0 <= code < len(names),
+                    f"info {key}={code!r} has no name in info_names {names}",
+                )
+    parallel = _parallel(game, options)
+    _, infos = parallel.reset(seed=300)
+    rng = np.random.default_rng(0)
+    while parallel.agents:
+        for agent, info in infos.items():
+            problem = _info_problem(info, keys, n_actions)
+            _require(problem is None, f"Parallel env, {agent}'s info: {problem}")
+        *_, infos = parallel.step(_random_joint(infos, rng))
 
 
 # -- random play fuzz -------------------------------------------------------------------------
@@ -622,7 +729,7 @@ def check_parallel_plays_the_aec_game(game: GameSpec, options: Options) -> None:
     """The same seed and decisions give the same states in the Parallel and the AEC env."""
     parallel = _parallel(game, options)
     aec = _aec(game, options)
-    observations, _ = parallel.reset(seed=77)
+    observations, infos = parallel.reset(seed=77)
     aec.reset(seed=77)
     rng = np.random.default_rng(3)
     steps = 0
@@ -638,19 +745,21 @@ def check_parallel_plays_the_aec_game(game: GameSpec, options: Options) -> None:
         )
         for agent, obs in observations.items():
             seat = parallel.possible_agents.index(agent)
+            mask = infos[agent]["action_mask"]
             _require(
-                obs["action_mask"].any() == (seat in seats),
-                f"{where}: {agent} {'has' if obs['action_mask'].any() else 'has no'} legal actions, "
+                mask.any() == (seat in seats),
+                f"{where}: {agent} {'has' if mask.any() else 'has no'} legal actions, "
                 f"but deciding_seats() is {seats}",
             )
-            mine = aec.observe(agent)["observation"]
+            if isinstance(obs, dict):
+                _require(np.array_equal(obs["action_mask"], mask), f"{where}: {agent}'s two masks differ")
+            mine = features(aec.observe(agent))
             if seat == aec.get_state()[CURRENT_PLAYER]:
-                _require(np.array_equal(obs["observation"], mine), f"{where}: {agent}'s observation differs")
+                _require(np.array_equal(features(obs), mine), f"{where}: {agent}'s observation differs")
                 _require(
-                    np.array_equal(obs["action_mask"], aec.observe(agent)["action_mask"]),
-                    f"{where}: {agent}'s action mask differs",
+                    np.array_equal(mask, aec.action_mask(agent)), f"{where}: {agent}'s action mask differs"
                 )
-        actions = _random_joint(observations, rng)
+        actions = _random_joint(infos, rng)
         for seat in seats:
             aec.step(actions[parallel.possible_agents[seat]])
         observations, rewards, terminations, truncations, infos = parallel.step(actions)
@@ -677,16 +786,17 @@ def check_parallel_plays_the_aec_game(game: GameSpec, options: Options) -> None:
 def check_parallel_bad_actions(game: GameSpec, options: Options) -> None:
     """Bad or missing Parallel actions raise ValueError naming the agent and change nothing."""
     env = _parallel(game, options)
-    observations, _ = env.reset(seed=5)
+    _, infos = env.reset(seed=5)
     rng = np.random.default_rng(0)
     for _ in range(3):
-        observations, *_ = env.step(_random_joint(observations, rng))
+        *_, infos = env.step(_random_joint(infos, rng))
     _require(env.agents, "the game (seed 5) should still be running after 3 Parallel steps")
     before = env.get_state()
-    good = _random_joint(observations, rng)
+    good = _random_joint(infos, rng)
     decider = env.possible_agents[env.deciding_seats()[-1]]
-    mask = observations[decider]["action_mask"]
-    bad_values = [a for a in range(mask.size) if not mask[a]][:3] + [-1, mask.size, 1.5, "0", None, True]
+    mask = infos[decider]["action_mask"]
+    # Not an integer in range: an error whatever illegal_action says.
+    bad_values = [-1, mask.size, 1.5, "0", None, True]
     for bad in bad_values:
         joint = {**good, decider: bad}
         error = assert_raises(ValueError, lambda joint=joint: env.step(joint), f"{decider} playing {bad!r}")
@@ -702,22 +812,32 @@ def check_parallel_bad_actions(game: GameSpec, options: Options) -> None:
 
 @_conformance_check
 def check_parallel_penalize(game: GameSpec, options: Options) -> None:
-    """illegal_action='penalize' in the Parallel env: the offender gets -1, the game ends, the
-    state is unchanged."""
-    env = _parallel(game, options, illegal_action="penalize")
-    observations, _ = env.reset(seed=4)
-    decider = env.possible_agents[env.deciding_seats()[0]]
-    mask = observations[decider]["action_mask"]
-    before = env.get_state()
-    actions = _random_joint(observations, np.random.default_rng(1))
-    actions[decider] = mask.size  # out of range
-    _, rewards, terminations, _, infos = env.step(actions)
+    """The default illegal_action='penalize' in the Parallel env: an in-range illegal action
+    ends the game, -1 for the offender, the state unchanged; under 'raise' it raises."""
+    strict = _parallel(game, options, illegal_action="raise")
+    _, infos = strict.reset(seed=4)
+    decider = strict.possible_agents[strict.deciding_seats()[0]]
+    mask = infos[decider]["action_mask"]
+    illegal = np.flatnonzero(mask == 0)
+    actions = _random_joint(infos, np.random.default_rng(1))
+    if illegal.size == 0:
+        return  # every action is legal here: nothing to penalize
+    before = strict.get_state()
+    joint = {**actions, decider: int(illegal[0])}
+    assert_raises(ValueError, lambda: strict.step(joint), f"{decider} playing {illegal[0]} under 'raise'")
+    _require(np.array_equal(strict.get_state(), before), "a refused illegal action changed the state")
+    env = _parallel(game, options)
+    env.reset(seed=4)
+    _, rewards, terminations, _, infos = env.step(joint)
     _require(all(terminations.values()) and env.agents == [], "an illegal action did not end the game")
     _require(
         rewards[decider] == -1.0 and all(r == 0.0 for a, r in rewards.items() if a != decider),
         f"{decider} played illegally; rewards {rewards}",
     )
-    _require(infos[decider]["illegal_action"], f"infos[{decider!r}] does not report the illegal action")
+    _require(
+        [infos[a]["illegal_action"] for a in infos] == [int(a == decider) for a in infos],
+        f"infos do not mark {decider} alone as the offender: {infos}",
+    )
     _require(np.array_equal(env.get_state(), before), "the penalized step changed the state")
 
 
@@ -725,8 +845,8 @@ def check_parallel_penalize(game: GameSpec, options: Options) -> None:
 def check_parallel_set_state_and_render(game: GameSpec, options: Options) -> None:
     """The Parallel env's set_state, state(), agents, render() and spaces."""
     env = _parallel(game, options, render_mode="ansi")
-    observations, _ = env.reset(seed=9)
-    env.step(_random_joint(observations, np.random.default_rng(2)))
+    _, infos = env.reset(seed=9)
+    env.step(_random_joint(infos, np.random.default_rng(2)))
     twin = _parallel(game, options)
     twin.set_state(env.get_state().tobytes())
     _require(np.array_equal(twin.state(), env.state()), "set_state(bytes): state() differs")
@@ -737,6 +857,62 @@ def check_parallel_set_state_and_render(game: GameSpec, options: Options) -> Non
         env.observation_space(first) is env.observation_spaces[first],
         "observation_space(agent) is not observation_spaces[agent]",
     )
+
+
+@_conformance_check
+def check_aec_to_parallel(game: GameSpec, options: Options, games: int = 2) -> None:
+    """metadata["is_parallelizable"] is True exactly where PettingZoo's aec_to_parallel is
+    correct: every cycle of seats decides once each in seat order, on masks shown at the
+    cycle's start, and the game ends only at a cycle's end. Then the converted env plays the
+    same games as the native Parallel env; otherwise the conversion refuses the env."""
+    public = _public_env(game, options)
+    if not public.metadata["is_parallelizable"]:
+        assert_raises(AssertionError, lambda: aec_to_parallel(public), "aec_to_parallel on a sequential env")
+        return
+    env = _aec(game, options)
+    seats = list(range(env.num_players))
+    for seed in range(games):
+        env.reset(seed=700 + seed)
+        rng = np.random.default_rng(seed)
+        while not env.is_over():
+            shown = [env.action_mask(agent) for agent in env.possible_agents]
+            for seat in seats:
+                where = f"seed {700 + seed}, seat {seat}"
+                _require(not env.is_over(), f"{where}: the game ended within a cycle")
+                _require(
+                    env.agent_selection == env.possible_agents[seat], f"{where}: not its turn in the cycle"
+                )
+                mask = env.action_mask(env.agent_selection)
+                _require(np.array_equal(mask, shown[seat]), f"{where}: its mask changed within the cycle")
+                env.step(random_legal(rng, mask))
+    converted = aec_to_parallel(_public_env(game, options))
+    native = _parallel(game, options)
+    for seed in range(games):
+        _, converted_infos = converted.reset(seed=710 + seed)
+        _, infos = native.reset(seed=710 + seed)
+        rng = np.random.default_rng(seed)
+        step = 0
+        while native.agents:
+            where = f"seed {710 + seed}, step {step}"
+            _require(
+                np.array_equal(converted.unwrapped.get_state(), native.get_state()), f"{where}: states differ"
+            )
+            for agent in native.agents:
+                _require(
+                    np.array_equal(converted_infos[agent]["action_mask"], infos[agent]["action_mask"]),
+                    f"{where}: {agent}'s masks differ",
+                )
+            actions = _random_joint(infos, rng)
+            _, converted_rewards, converted_done, _, converted_infos = converted.step(actions)
+            _, rewards, done, _, infos = native.step(actions)
+            _require(
+                dict(converted_rewards) == rewards, f"{where}: rewards {dict(converted_rewards)} vs {rewards}"
+            )
+            _require(converted_done == done, f"{where}: terminations {converted_done} vs {done}")
+            step += 1
+        _require(
+            converted.agents == [], f"seed {710 + seed}: the converted env has agents {converted.agents}"
+        )
 
 
 @_conformance_check
@@ -767,11 +943,12 @@ def check_aec_and_batch_agree(game: GameSpec, options: Options) -> None:
                 continue
             where = f"game {i} (seed {500 + i}), step {step}"
             _require(np.array_equal(runner.states[i], env.get_state()), f"{where}: the states differ")
-            seen = env.observe(env.agent_selection)
-            _require(np.array_equal(seen["action_mask"], masks[i]), f"{where}: the action masks differ")
+            seen = features(env.observe(env.agent_selection))
             _require(
-                np.array_equal(seen["observation"], observations[i]), f"{where}: the observations differ"
+                np.array_equal(env.action_mask(env.agent_selection), masks[i]),
+                f"{where}: the action masks differ",
             )
+            _require(np.array_equal(seen, observations[i]), f"{where}: the observations differ")
             actions[i] = random_legal(rng, masks[i])
             env.step(int(actions[i]))
         rewards, dones = runner.step(actions)
@@ -884,7 +1061,7 @@ def check_kernel_contract(game: GameSpec, options: Options) -> None:
         _require(0 <= phase < len(game.phases), f"kernels.phase gives {phase}, outside {game.phases!r}")
         if env.get_state()[TERMINAL]:
             break
-        env.step(random_legal(rng, env.observe(env.agent_selection)["action_mask"]))
+        env.step(random_legal(rng, env.action_mask(env.agent_selection)))
 
 
 # -- the suite --------------------------------------------------------------------------------
@@ -901,6 +1078,7 @@ CHECKS: dict[str, Callable[..., None]] = {
     # bad input
     "illegal_actions_raise": check_illegal_actions_raise,
     "illegal_action_penalize": check_illegal_action_penalize,
+    "infos_are_numbers": check_infos_are_numbers,
     # what each seat sees and may do
     "observations_differ_between_players": check_observations_differ_between_players,
     "hidden_information": check_hidden_information,
@@ -915,6 +1093,7 @@ CHECKS: dict[str, Callable[..., None]] = {
     "parallel_penalize": check_parallel_penalize,
     "parallel_set_state_and_render": check_parallel_set_state_and_render,
     "parallel_requires_reset": check_parallel_requires_reset,
+    "aec_to_parallel": check_aec_to_parallel,
     # the batch runner
     "aec_and_batch_agree": check_aec_and_batch_agree,
     "batch_rejects_illegal_actions": check_batch_rejects_illegal_actions,

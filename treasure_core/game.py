@@ -64,6 +64,17 @@ class Dynamics(NamedTuple):
     information: Literal["perfect", "imperfect"]
 
 
+OBSERVATION_FORMATS = ("dict", "box")
+# The common options that belong to a driver (what an illegal action does, how observations are
+# packed), not to the rules: a game's state and kernels never see them.
+DRIVER_OPTIONS = ("illegal_action", "observation_format")
+
+
+def rules_options(options: dict[str, Any]) -> dict[str, Any]:
+    """The options without the drivers' own (DRIVER_OPTIONS): what decides the game played."""
+    return {name: value for name, value in options.items() if name not in DRIVER_OPTIONS}
+
+
 # Options every game has, handled by treasure_core.
 def common_options(min_players: int, max_players: int, default_players: int) -> tuple[Option, ...]:
     return (
@@ -82,9 +93,18 @@ def common_options(min_players: int, max_players: int, default_players: int) -> 
         ),
         Option(
             "illegal_action",
-            "raise",
-            ("raise", "penalize"),
-            "raise: ValueError, state unchanged; penalize: the offender gets -1, the game ends",
+            "penalize",
+            ("penalize", "raise"),
+            "penalize (PettingZoo's convention): an in-range illegal action ends the game, -1 for "
+            "the offender, 0 for the others; raise: ValueError, state unchanged. An action that is "
+            "not an integer in range always raises",
+        ),
+        Option(
+            "observation_format",
+            "dict",
+            OBSERVATION_FORMATS,
+            "dict: {'observation': features, 'action_mask': mask}; box: the features alone. "
+            "Both put the mask in infos[agent]['action_mask']",
         ),
     )
 
@@ -117,6 +137,10 @@ class GameSpec:
     bots: dict[str, Callable[..., Any]] = field(default_factory=dict)
     # An info key holding a code -> the codes' names: {"end_condition": ("none", "exit", ...)}.
     info_names: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # options -> whether PettingZoo's aec_to_parallel is correct for the AEC env: every cycle of
+    # seats decides once each, in seat order, on what the cycle's start showed them (a
+    # simultaneous round), and the game ends only at the end of a cycle.
+    parallelizable: Callable[[dict[str, Any]], bool] | None = None
     # Rules between options (e.g. two that cannot go together): raise ValueError naming them.
     check_options: Callable[[dict[str, Any]], None] | None = None
     # Option combinations the conformance suite runs besides one option at a time.

@@ -13,11 +13,19 @@ from __future__ import annotations
 
 from typing import Any
 
+import gymnasium
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import ParallelEnv
 
-from treasure_core.aec import TreasureAECEnv, as_action, normalise_seed, player_info, random_seed
+from treasure_core.aec import (
+    TreasureAECEnv,
+    as_action,
+    illegal_action_message,
+    normalise_seed,
+    player_info,
+    random_seed,
+)
 from treasure_core.game import GameSpec
 from treasure_core.header import CURRENT_PLAYER, TERMINAL
 
@@ -35,6 +43,7 @@ class TreasureParallelEnv(ParallelEnv):
         self.num_players = self._aec.num_players
         self.possible_agents = self._aec.possible_agents[:]
         self.agents: list[str] = []
+        self.info_names = self._aec.info_names
         self.observation_spaces = self._aec.observation_spaces
         self.action_spaces = self._aec.action_spaces
         self.state_space = self._aec.state_space
@@ -63,7 +72,8 @@ class TreasureParallelEnv(ParallelEnv):
         self._aec.reset(seed=self.seed_used)
         self._has_state = True
         self.agents = self.possible_agents[:]
-        return self._observations(), {agent: {} for agent in self.agents}
+        masks = self._masks()
+        return self._observations(masks), self._live_infos(self.agents, masks)
 
     def deciding_seats(self) -> list[int]:
         """The seats that decide in the next step, in seat order."""
@@ -78,38 +88,60 @@ class TreasureParallelEnv(ParallelEnv):
         self.game.kernels.legal_mask(self._aec._state, seat, mask)
         return mask
 
-    def _observations(self) -> dict[str, dict[str, np.ndarray]]:
-        out = {}
+    def _masks(self) -> dict[str, np.ndarray]:
+        """Every agent's legal actions in the next step (all zeros once the game is over)."""
+        over = bool(self._aec._state[TERMINAL])
+        zeros = np.zeros(self._aec.dims.n_actions, np.int8)
+        return {
+            agent: zeros.copy() if over else self.legal_mask(seat)
+            for seat, agent in enumerate(self.possible_agents)
+        }
+
+    def _observations(self, masks: dict[str, np.ndarray]) -> dict[str, Any]:
+        out: dict[str, Any] = {}
         for agent in self.agents:
             seat = self._aec._player_of[agent]
             observation = np.empty(self._aec.dims.obs_size, np.float32)
             self.game.kernels.observe(self._aec._state, seat, observation)
-            out[agent] = {"observation": observation, "action_mask": self.legal_mask(seat)}
+            if self._aec.observation_format == "box":
+                out[agent] = observation
+            else:
+                out[agent] = {"observation": observation, "action_mask": masks[agent]}
         return out
 
-    def _checked(self, actions: dict[str, Any]) -> dict[int, int]:
-        """seat -> action for each deciding seat; ValueError naming the first bad one."""
+    def _live_infos(self, agents: list[str], masks: dict[str, np.ndarray]) -> dict[str, dict[str, Any]]:
+        blank = self._aec.blank_info()
+        return {agent: {**blank, "action_mask": masks[agent].copy()} for agent in agents}
+
+    def _checked(self, actions: dict[str, Any]) -> tuple[dict[int, int], str | None]:
+        """(seat -> action for each deciding seat, the first in-range illegal one's agent or
+        None). Anything that is not an integer in range, or a missing decision, raises
+        ValueError; so does an illegal action under illegal_action="raise"."""
         if not isinstance(actions, dict):
             raise ValueError(f"{self.game.env_name}: step takes a dict agent -> action; got {actions!r}")
-        checked = {}
+        checked: dict[int, int] = {}
+        offender = None
+        state = self._aec._state
         for seat in self.deciding_seats():
             agent = self.possible_agents[seat]
             if agent not in actions:
                 raise ValueError(f"{self.game.env_name}: no action for {agent}, which decides this step")
             action = as_action(actions[agent])
             mask = self.legal_mask(seat)
-            if action is None or not (0 <= action < mask.size and mask[action]):
-                state = self._aec._state
-                legal = ", ".join(
-                    f"{a} ({self.game.action_name(state, int(a), seat)})" for a in np.flatnonzero(mask)
-                )
-                what = "is illegal" if action is not None else "is not an integer action"
-                raise _IllegalAction(
-                    agent,
-                    f"{self.game.env_name}: {actions[agent]!r} {what} for {agent}; legal actions are {legal}",
-                )
-            checked[seat] = action
-        return checked
+            if action is not None and 0 <= action < mask.size and mask[action]:
+                checked[seat] = action
+                continue
+            if action is None or not 0 <= action < mask.size:
+                what = f"is not an integer from 0 to {mask.size - 1}"
+            elif self.options["illegal_action"] == "penalize":
+                offender = offender or agent
+                continue
+            else:
+                what = f"({self.game.action_name(state, action, seat)}) is illegal"
+            raise ValueError(
+                illegal_action_message(self.game, state, agent, seat, actions[agent], mask, what)
+            )
+        return checked, offender
 
     def step(self, actions: dict[str, Any]) -> tuple[dict, dict, dict, dict, dict]:
         """Every deciding seat's decision at once; returns (observations, rewards,
@@ -119,12 +151,9 @@ class TreasureParallelEnv(ParallelEnv):
         live = self.agents[:]
         if not live:
             raise ValueError(f"{self.game.env_name}: the game is over; call reset()")
-        try:
-            decisions = self._checked(actions)
-        except _IllegalAction as error:
-            if self.options["illegal_action"] == "raise":
-                raise ValueError(str(error)) from None
-            return self._penalize(live, error.agent)
+        decisions, offender = self._checked(actions)
+        if offender is not None:
+            return self._penalize(live, offender, actions[offender])
         state = self._aec._state
         for _ in range(len(decisions)):
             # The kernels take the decisions in their own order: whoever they ask for next.
@@ -133,7 +162,8 @@ class TreasureParallelEnv(ParallelEnv):
                 raise RuntimeError(f"{self.game.name}: the kernels ask seat {seat} out of turn")
             self.game.kernels.step(state, decisions.pop(seat))
         rewards = {agent: 0.0 for agent in live}
-        infos: dict[str, dict] = {agent: {} for agent in live}
+        masks = self._masks()
+        infos = self._live_infos(live, masks)
         done = bool(state[TERMINAL])
         if done:
             returns = np.zeros(self.num_players, np.float32)
@@ -142,19 +172,27 @@ class TreasureParallelEnv(ParallelEnv):
             for agent in live:
                 seat = self._aec._player_of[agent]
                 rewards[agent] = float(returns[seat])
-                infos[agent] = player_info(info, seat)
-        observations = self._observations()
+                infos[agent].update(player_info(info, seat))
+        observations = self._observations(masks)
         terminations = {agent: done for agent in live}
         truncations = {agent: False for agent in live}
         if done:
             self.agents = []
         return observations, rewards, terminations, truncations, infos
 
-    def _penalize(self, live: list[str], offender: str) -> tuple[dict, dict, dict, dict, dict]:
-        """PettingZoo's terminate-on-illegal-move behaviour, for training; state unchanged."""
-        observations = self._observations()
+    def _penalize(self, live: list[str], offender: str, action: Any) -> tuple[dict, dict, dict, dict, dict]:
+        """PettingZoo's convention for an illegal move: the game ends, -1 for the offender and 0
+        for the others; the state stays as it was before the step."""
+        gymnasium.logger.warn(
+            f"{self.game.env_name}: illegal action {action!r} by {offender}; the game ends with -1 for "
+            f"{offender} (illegal_action='raise' raises instead)"
+        )
+        zeros = {agent: np.zeros(self._aec.dims.n_actions, np.int8) for agent in self.possible_agents}
+        observations = self._observations(zeros)
         rewards = {agent: -1.0 if agent == offender else 0.0 for agent in live}
-        infos = {agent: {"illegal_action": agent == offender} for agent in live}
+        infos = self._live_infos(live, zeros)
+        for agent in live:
+            infos[agent]["illegal_action"] = int(agent == offender)
         self.agents = []
         return observations, rewards, {a: True for a in live}, {a: False for a in live}, infos
 
@@ -177,9 +215,3 @@ class TreasureParallelEnv(ParallelEnv):
 
     def close(self) -> None:
         pass
-
-
-class _IllegalAction(ValueError):
-    def __init__(self, agent: str, message: str):
-        super().__init__(message)
-        self.agent = agent

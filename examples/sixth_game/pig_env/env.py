@@ -14,9 +14,9 @@ from treasure_core.parallel import TreasureParallelEnv
 from pig_env import batch, bots, kernels, observe, render
 from pig_env.data import DEFAULT_PLAYERS, DEFAULT_TARGET, MAX_PLAYERS, MIN_PLAYERS, TARGETS
 from pig_env.invariants import check_invariants
-from pig_env.state import ACTIONS, END, END_ROUND_CAP, END_TARGET, N_ACTIONS, PHASES, ROUND, STATE_SIZE
+from pig_env.state import ACTIONS, END, N_ACTIONS, PHASES, ROUND, STATE_SIZE
 
-END_NAMES = {END_TARGET: "target reached", END_ROUND_CAP: "round cap"}
+END_NAMES = ("not over", "target reached", "round cap")  # by END_NONE, END_TARGET, END_ROUND_CAP
 
 GAME_OPTIONS = (Option("target", DEFAULT_TARGET, TARGETS, "points to reach: the first to reach them wins"),)
 
@@ -30,7 +30,7 @@ def _dims(params: np.ndarray) -> Dims:
 
 
 def _extra_info(state: np.ndarray, points: np.ndarray, tiebreaks: np.ndarray) -> dict[str, Any]:
-    return {"end_condition": END_NAMES.get(int(state[END]), "not over"), "rounds": int(state[ROUND])}
+    return {"end_condition": int(state[END]), "rounds": int(state[ROUND])}  # a code of END_NAMES
 
 
 GAME = GameSpec(
@@ -47,6 +47,7 @@ GAME = GameSpec(
     phases=PHASES,
     actions=ACTIONS,
     dynamics=Dynamics(turns="sequential", chance=True, information="perfect"),
+    info_names={"end_condition": END_NAMES},
     render_ansi=render.render_ansi,
     render_rgb=render.render_rgb,
     action_name=render.describe_action,
