@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import builtins
+import io
 
 import pytest
 
 from treasure_apps.cli import main
+from treasure_apps.progress import PLAIN_LINES, PlainProgress, progress
 from treasure_core.registry import all_games
 
 
@@ -89,3 +91,33 @@ def test_play_without_a_seed_draws_one(monkeypatch, capsys):
     assert main(["play", "nakbe", "--board", "jungle"]) == 0
     out = capsys.readouterr().out
     assert "jungle side" in out and "bye" in out
+
+
+# -- output that fits in a log ---------------------------------------------------------------
+def test_piped_progress_is_a_few_plain_lines(capsys):
+    """Off a terminal (pytest's captured streams are not one), progress is a handful of plain
+    lines, never a bar's carriage returns."""
+    assert main(["selfplay", "nakbe", "--games", "40", "--players", "2"]) == 0
+    out, err = capsys.readouterr()
+    assert "\r" not in out + err
+    lines = [line for line in err.splitlines() if line.startswith("nakbe self-play:")]
+    assert 1 <= len(lines) <= PLAIN_LINES, err
+    assert lines[-1].startswith("nakbe self-play: 40/40 (100%)"), lines
+    assert "win rate" in out or "wins" in out, out
+
+
+def test_plain_progress_writes_one_line_per_tenth() -> None:
+    stream = io.StringIO()
+    plain = PlainProgress(1000, "work", stream=stream, unit="steps")
+    for done in range(0, 1001, 7):
+        plain.update(done)
+    plain.update(1000)
+    lines = stream.getvalue().splitlines()
+    assert len(lines) == PLAIN_LINES, lines
+    assert lines[0].startswith("work: 105/1000 steps (10%)"), lines  # the first update past a tenth
+    assert lines[-1].startswith("work: 1000/1000 steps (100%)"), lines
+    assert list(progress(range(5), "quiet", enabled=False)) == list(range(5))
+    stream = io.StringIO()
+    assert list(progress(range(3), "items", stream=stream)) == [0, 1, 2]
+    written = stream.getvalue()
+    assert "\r" not in written and written.splitlines()[-1].startswith("items: 3/3 (100%)"), written

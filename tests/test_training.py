@@ -272,11 +272,14 @@ def _tiny_config(sb3_train):
 
 
 @pytest.mark.parametrize("name", GAME_NAMES)
-def test_a_short_training_run_saves_a_checkpoint_that_plays_a_game(sb3, name, tmp_path):
+def test_a_short_training_run_saves_a_checkpoint_that_plays_a_game(sb3, name, tmp_path, capsys):
     from treasure_apps import evaluate, train
 
     game = get_game(name)
-    final = train.train(name, tmp_path, _tiny_config(train), progress=False, num_players=game.min_players)
+    final = train.train(name, tmp_path, _tiny_config(train), progress=True, num_players=game.min_players)
+    err = capsys.readouterr().err  # off a terminal: plain lines, not a bar
+    assert "\r" not in err and 1 <= err.count("training: ") <= 10, err
+    assert "training: 256/256 steps (100%)" in err, err
     checkpoints = sorted((tmp_path / "checkpoints").glob("*.zip"))
     assert final.is_file() and [c.name for c in checkpoints] == ["model_128_steps.zip", "model_256_steps.zip"]
     player, settings = evaluate.policy_factory(game, str(checkpoints[0]))

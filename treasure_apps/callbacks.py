@@ -14,6 +14,7 @@ from stable_baselines3.common.callbacks import BaseCallback
 from treasure_adapters.single_agent import OpponentPool
 from treasure_apps.evaluate import EVAL_FIELDS, win_rate
 from treasure_apps.policy import PolicyAgent
+from treasure_apps.progress import PlainProgress
 from treasure_apps.stats import WinRate
 from treasure_core.agents import agent_factory
 from treasure_core.game import GameSpec
@@ -107,3 +108,20 @@ class WinRateCallback(BaseCallback):
     def _on_training_end(self) -> None:
         if self.latest and self.next_at - self.every_steps != self.num_timesteps:
             self._evaluate()
+
+
+class PlainProgressCallback(BaseCallback):
+    """Training progress as a few plain lines (for a log; a terminal gets sb3's bar)."""
+
+    def __init__(self, total_steps: int):
+        super().__init__()
+        self.total_steps = total_steps
+        self.plain: PlainProgress | None = None
+
+    def _on_training_start(self) -> None:
+        self.plain = PlainProgress(self.total_steps, "training", unit="steps")
+
+    def _on_step(self) -> bool:
+        if self.plain is not None:
+            self.plain.update(self.num_timesteps)
+        return True

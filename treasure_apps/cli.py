@@ -7,11 +7,11 @@ import sys
 import time
 
 import numpy as np
-from tqdm import tqdm
 
 from treasure_apps import evaluate, train
 from treasure_apps.arguments import add_game_arguments, parse_options
 from treasure_apps.bench import add_subcommand as add_bench_subcommand
+from treasure_apps.progress import progress
 from treasure_apps.stats import WinRate
 from treasure_core.aec import TreasureAECEnv
 from treasure_core.agents import Agent, agent_factory
@@ -60,7 +60,7 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
     warm_up = time.perf_counter() - warm_up
     total_steps = 0
     start = time.perf_counter()
-    for g in tqdm(range(args.games), desc=f"{game.name} self-play", disable=args.no_progress):
+    for g in progress(range(args.games), f"{game.name} self-play", enabled=not args.no_progress):
         # Rotate seats so that no agent keeps the first-player advantage.
         shift = g % n if args.rotate else 0
         seats = [agents[(p + shift) % n] for p in range(n)]

@@ -19,9 +19,9 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from tqdm import tqdm
 
 from treasure_apps.arguments import add_game_arguments, parse_options
+from treasure_apps.progress import progress as progress_of
 from treasure_apps.stats import WinRate
 from treasure_core.aec import TreasureAECEnv
 from treasure_core.agents import Agent, AgentFactory, agent_factory, play_game
@@ -54,7 +54,7 @@ def _series(
         raise ValueError(f"the number of games must be at least 1; got {n_games}")
     aec = TreasureAECEnv(game, **options)
     n = aec.num_players
-    for g in tqdm(range(n_games), desc=label or "games", disable=not progress, leave=False):
+    for g in progress_of(range(n_games), label or "games", enabled=progress, leave=False):
         base = (seed * 1_000_003 + g) * (n + 1)
         agents = [factory(base + p) for p, factory in enumerate(seating(g, n))]
         yield g, _winners(play_game(aec, agents, base + n), game)
@@ -139,7 +139,7 @@ def round_robin(
     k = len(names)
     table = np.full((k, k), np.nan)
     pairs = [(i, j) for i in range(k) for j in range(i + 1, k)]
-    for i, j in tqdm(pairs, desc="round robin", disable=not progress):
+    for i, j in progress_of(pairs, "round robin", enabled=progress):
         score = match_score(game, options, players[names[i]], players[names[j]], n_games, seed)
         table[i, j], table[j, i] = score, 1.0 - score
     games = np.where(np.isnan(table), 0.0, float(n_games))

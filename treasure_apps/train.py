@@ -26,6 +26,7 @@ from typing import Any
 
 from treasure_apps.arguments import add_game_arguments, parse_options
 from treasure_apps.evaluate import EVAL_FILE, TRAIN_EXTRA_HINT, learning_curve
+from treasure_apps.progress import is_terminal
 from treasure_core.game import GameSpec, rules_options
 from treasure_core.registry import get_game
 
@@ -79,7 +80,7 @@ def train(
         from stable_baselines3.common.callbacks import CallbackList, CheckpointCallback
         from stable_baselines3.common.logger import configure
 
-        from treasure_apps.callbacks import SnapshotCallback, WinRateCallback
+        from treasure_apps.callbacks import PlainProgressCallback, SnapshotCallback, WinRateCallback
         from treasure_apps.policy import TreasureVecEnv
     except ImportError as error:
         raise ValueError(f"training {TRAIN_EXTRA_HINT} ({error})") from error
@@ -116,26 +117,29 @@ def train(
         verbose=0,
     )
     model.set_logger(configure(str(out), ["csv", "tensorboard"]))
-    callbacks = CallbackList(
-        [
-            SnapshotCallback(pool, config.snapshot_every),
-            WinRateCallback(
-                game,
-                options,
-                ["random", *game.bots],
-                config.eval_games,
-                config.eval_every,
-                out / EVAL_FILE,
-                seed=config.seed + 1,
-            ),
-            CheckpointCallback(
-                save_freq=max(1, config.checkpoint_every // config.n_envs),
-                save_path=str(out / "checkpoints"),
-                name_prefix="model",
-            ),
-        ]
-    )
-    model.learn(total_timesteps=config.steps, callback=callbacks, progress_bar=progress)
+    steps: list[Any] = [
+        SnapshotCallback(pool, config.snapshot_every),
+        WinRateCallback(
+            game,
+            options,
+            ["random", *game.bots],
+            config.eval_games,
+            config.eval_every,
+            out / EVAL_FILE,
+            seed=config.seed + 1,
+        ),
+        CheckpointCallback(
+            save_freq=max(1, config.checkpoint_every // config.n_envs),
+            save_path=str(out / "checkpoints"),
+            name_prefix="model",
+        ),
+    ]
+    # A bar on a terminal; in a log, a few plain lines (treasure_apps.progress).
+    bar = progress and is_terminal()
+    if progress and not bar:
+        steps.append(PlainProgressCallback(config.steps))
+    callbacks = CallbackList(steps)
+    model.learn(total_timesteps=config.steps, callback=callbacks, progress_bar=bar)
     final = out / "final_model.zip"
     model.save(final)
     env.close()
