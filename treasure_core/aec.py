@@ -116,10 +116,11 @@ class TreasureAECEnv(AECEnv):
         self.action_spaces = {a: spaces.Discrete(self.dims.n_actions) for a in self.possible_agents}
         self.state_space = spaces.Box(0.0, 1.0, (self.dims.full_state_size,), np.float32)
         self._state = np.zeros(self.dims.state_size, STATE_DTYPE)
-        self._mask = np.zeros(self.dims.n_actions, np.int8)
         self._returns = np.zeros(self.num_players, np.float32)
         self._has_state = False
         self._penalized = False  # an illegal action ended the game (the state is as before it)
+        self._sequential = game.dynamics.turns == "sequential"
+        self._masks: list[np.ndarray] = []  # every seat's mask now, kept with the state
         self._blank_info: dict[str, Any] | None = None  # every step's info keys, zero
 
     # -- spaces ---------------------------------------------------------------------------
@@ -162,13 +163,55 @@ class TreasureAECEnv(AECEnv):
         return dict(self._blank_info)
 
     def _live_infos(self) -> None:
+        """Fresh infos for a live game: blank, each with its agent's mask."""
+        self._deciding_seat = int(self._state[CURRENT_PLAYER])  # the one with a mask, if sequential
         blank = self.blank_info()
-        self.infos = {a: {**blank, "action_mask": self.action_mask(a)} for a in self.possible_agents}
+        self._masks = self._current_masks()
+        self.infos = {
+            a: {**blank, "action_mask": mask.copy()}
+            for a, mask in zip(self.possible_agents, self._masks, strict=True)
+        }
+
+    def _update_masks(self) -> None:
+        """After a decision in a live game: the masks that changed, in the masks and infos. In a
+        sequential game only the seat that acted and the seat to act can change."""
+        if not self._sequential:
+            self._masks = self._current_masks()
+            for agent, mask in zip(self.possible_agents, self._masks, strict=True):
+                self.infos[agent]["action_mask"] = mask.copy()
+            return
+        seat = int(self._state[CURRENT_PLAYER])
+        masks = list(self._masks)  # a new list: a clone may share the old one
+        was = self._deciding_seat
+        if was != seat:
+            masks[was] = np.zeros(self.dims.n_actions, np.int8)
+            self.infos[self.possible_agents[was]]["action_mask"] = masks[was].copy()
+        mask = np.zeros(self.dims.n_actions, np.int8)
+        self.game.kernels.legal_mask(self._state, seat, mask)
+        masks[seat] = mask
+        self.infos[self.possible_agents[seat]]["action_mask"] = mask.copy()
+        self._masks = masks
+        self._deciding_seat = seat
+
+    def _current_masks(self) -> list[np.ndarray]:
+        """Every seat's legal actions now. In a sequential game only the seat to act decides (the
+        kernel contract), so the others are not asked."""
+        masks = [np.zeros(self.dims.n_actions, np.int8) for _ in self.possible_agents]
+        if not self.is_over():
+            legal_mask = self.game.kernels.legal_mask
+            if self._sequential:
+                seat = int(self._state[CURRENT_PLAYER])
+                legal_mask(self._state, seat, masks[seat])
+            else:
+                for seat, mask in enumerate(masks):
+                    legal_mask(self._state, seat, mask)
+        return masks
 
     def _finish(self) -> None:
         self.game.kernels.returns(self._state, self._returns)
         info = self.game.final_info(self._state)
         blank = self.blank_info()
+        self._masks = self._current_masks()  # all empty: the game is over
         self.infos = {}
         for p, agent in enumerate(self.possible_agents):
             self.rewards[agent] = float(self._returns[p])
@@ -201,25 +244,23 @@ class TreasureAECEnv(AECEnv):
         if self._state[TERMINAL]:
             self._finish()
         else:
-            self._live_infos()
+            self._update_masks()
 
     def _check_action(self, agent: str, action: Any) -> int | None:
         """The action as an int if legal; None if in range but illegal under "penalize"; else
         ValueError, with nothing changed."""
         checked = as_action(action)
         player = self._player_of[agent]
-        self.game.kernels.legal_mask(self._state, player, self._mask)
+        mask = self._masks[player]  # kept current with the state
         if checked is None or not 0 <= checked < self.dims.n_actions:
             what = f"is not an integer from 0 to {self.dims.n_actions - 1}"
-        elif self._mask[checked]:
+        elif mask[checked]:
             return checked
         elif self.options["illegal_action"] == "penalize":
             return None
         else:
             what = f"({self.game.action_name(self._state, checked, player)}) is illegal"
-        raise ValueError(
-            illegal_action_message(self.game, self._state, agent, player, action, self._mask, what)
-        )
+        raise ValueError(illegal_action_message(self.game, self._state, agent, player, action, mask, what))
 
     def _penalize(self, agent: str, action: Any) -> None:
         """PettingZoo's convention for an illegal move: the game ends, -1 for the offender and 0
@@ -229,6 +270,7 @@ class TreasureAECEnv(AECEnv):
             f"{agent} (illegal_action='raise' raises instead)"
         )
         self._penalized = True
+        self._masks = self._current_masks()  # all empty: the game is over
         self._clear_rewards()
         blank = self.blank_info()
         for other in self.agents:
@@ -261,10 +303,7 @@ class TreasureAECEnv(AECEnv):
         """agent's legal actions now, int8: empty unless it decides now (the agent to act, or any
         seat with a decision pending in a simultaneous round) and the game is live."""
         self._require_game()
-        mask = np.zeros(self.dims.n_actions, np.int8)
-        if not self.is_over():
-            self.game.kernels.legal_mask(self._state, self._player_of[agent], mask)
-        return mask
+        return self._masks[self._player_of[agent]].copy()
 
     def features(self, agent: str) -> np.ndarray:
         """agent's own view as the float32 feature vector, whatever the observation format."""
@@ -316,7 +355,7 @@ class TreasureAECEnv(AECEnv):
         """An independent copy of this env, mid-game included."""
         twin = copy.copy(self)
         twin._state = self._state.copy()
-        twin._mask = self._mask.copy()
+
         twin._returns = self._returns.copy()
         for name in ("agents", "rewards", "_cumulative_rewards", "terminations", "truncations", "infos"):
             if hasattr(self, name):
