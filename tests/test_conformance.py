@@ -64,6 +64,10 @@ def test_infos_are_numbers(config: Config) -> None:
     conformance.check_infos_are_numbers(*config)
 
 
+def test_entry_points_refuse_bad_arguments(config: Config) -> None:
+    conformance.check_entry_points_refuse_bad_arguments(*config)
+
+
 # -- what each seat sees and may do -------------------------------------------------------
 def test_observations_differ_between_players(config: Config) -> None:
     conformance.check_observations_differ_between_players(*config)

@@ -347,9 +347,18 @@ class TreasureAECEnv(AECEnv):
                 f"{self.game.name}: the state is for {int(state[NUM_PLAYERS])} players; "
                 f"this env has {self.num_players}"
             )
-        self._state[:] = state
-        self._has_state = True
-        self._sync_from_state()
+        self.game.check_state(state, self.params)  # before any kernel reads it
+        saved = copy.copy(self.__dict__), self._state.copy()
+        try:
+            self._state[:] = state
+            self._has_state = True
+            self._sync_from_state()
+        except Exception:
+            # A state the validator let through but the bookkeeping cannot read: the env keeps
+            # its previous state and bookkeeping.
+            self.__dict__.update(saved[0])
+            self._state[:] = saved[1]
+            raise
 
     def clone(self) -> TreasureAECEnv:
         """An independent copy of this env, mid-game included."""
@@ -362,13 +371,26 @@ class TreasureAECEnv(AECEnv):
                 setattr(twin, name, copy.deepcopy(getattr(self, name)))
         return twin
 
+    def player_of(self, agent: Any) -> int:
+        """The seat of an agent name ("player_2") or seat number; anything else is a ValueError
+        (a bool or a float is not a seat)."""
+        if isinstance(agent, str) and agent in self._player_of:
+            return self._player_of[agent]
+        if isinstance(agent, (int, np.integer)) and not isinstance(agent, (bool, np.bool_)):
+            if 0 <= agent < self.num_players:
+                return int(agent)
+        raise ValueError(
+            f"{self.game.name}: an agent is one of {', '.join(self.possible_agents)} or a seat from 0 to "
+            f"{self.num_players - 1}; got {agent!r}"
+        )
+
     def resample_hidden(self, agent: str | int, seed: int) -> np.ndarray:
         """A state that agent cannot tell from this one: everything it cannot know re-dealt."""
-        player = self._player_of[agent] if isinstance(agent, str) else int(agent)
-        if not 0 <= player < self.num_players:
-            raise ValueError(f"{self.game.name}: player must be in 0..{self.num_players - 1}; got {agent!r}")
+        self._require_game()
+        player = self.player_of(agent)
+        seed = normalise_seed(seed)
         twin = self._state.copy()
-        self.game.kernels.resample_hidden(twin, player, normalise_seed(seed))
+        self.game.kernels.resample_hidden(twin, player, seed)
         return twin
 
     # -- rendering ------------------------------------------------------------------------

@@ -13,7 +13,7 @@ from typing import Any
 import numba
 import numpy as np
 
-from treasure_core.aec import normalise_seed, random_seed
+from treasure_core.aec import SEED_MODULUS, normalise_seed, random_seed
 from treasure_core.game import GameSpec
 from treasure_core.header import CURRENT_PLAYER, STATE_DTYPE, TERMINAL
 from treasure_core.registry import get_game
@@ -40,7 +40,7 @@ class BatchRunner:
         if isinstance(n_games, bool) or not isinstance(n_games, (int, np.integer)) or n_games < 1:
             raise ValueError(f"n_games must be a positive integer; got {n_games!r}")
         if num_threads is not None and not (
-            isinstance(num_threads, int) and 1 <= num_threads <= numba.config.NUMBA_NUM_THREADS
+            _is_integer(num_threads) and 1 <= num_threads <= numba.config.NUMBA_NUM_THREADS
         ):
             raise ValueError(
                 f"num_threads must be an integer from 1 to {numba.config.NUMBA_NUM_THREADS}; "
@@ -52,49 +52,81 @@ class BatchRunner:
             if options.get(name, only) != only:
                 raise ValueError(f"the batch runner supports only {name}={only!r}; got {options[name]!r}")
         options = {**options, "illegal_action": "raise", "observation_format": "box"}
+        if not isinstance(check_actions, (bool, np.bool_)):
+            raise ValueError(f"check_actions must be True or False; got {check_actions!r}")
         self.options = self.game.validate(options)
         self.params = self.game.make_params(self.options)
         self.dims = self.game.dims(self.params)
         self.num_players = int(self.options["num_players"])
         self.n_games = int(n_games)
-        self.num_threads = num_threads or numba.config.NUMBA_NUM_THREADS
-        self.check_actions = check_actions
+        self.num_threads = int(num_threads or numba.config.NUMBA_NUM_THREADS)
+        self.check_actions = bool(check_actions)
         self.kernels = self.game.kernels
-        self.states = np.zeros((self.n_games, self.dims.state_size), STATE_DTYPE)
+        self._states = np.zeros((self.n_games, self.dims.state_size), STATE_DTYPE)
         self.rewards = np.zeros((self.n_games, self.num_players), np.float32)
         self.dones = np.zeros(self.n_games, np.bool_)
         self._masks = np.zeros((self.n_games, self.dims.n_actions), np.int8)
         self._masks_fresh = False
         self.reset(seed)
 
-    def reset(self, seed: int | None = None, seeds: np.ndarray | None = None) -> None:
-        """Start every game afresh: game i gets seeds[i], or seed + i."""
-        if seeds is None:
-            base = random_seed() if seed is None else normalise_seed(seed)
-            seeds = ((np.arange(self.n_games, dtype=np.uint64) + np.uint64(base)) % np.uint64(2**63)).astype(
-                np.int64
+    @property
+    def states(self) -> np.ndarray:
+        """(n_games, state_size) int32, read-only: every game's state (set_states loads them)."""
+        view = self._states.view()
+        view.flags.writeable = False
+        return view
+
+    def set_states(self, states: np.ndarray) -> None:
+        """Load every game's state (from get_state() or a runner's `states`), each checked as
+        set_state checks one; a bad one is a ValueError naming its game, and nothing changes."""
+        states = np.asarray(states)
+        if states.dtype != STATE_DTYPE or states.shape != self._states.shape:
+            raise ValueError(
+                f"{self.game.name}: states must be a {np.dtype(STATE_DTYPE).name} array of shape "
+                f"{self._states.shape}; got {states.dtype} {states.shape}"
             )
+        for i, state in enumerate(states):
+            try:
+                self.game.check_state(state, self.params)
+            except ValueError as error:
+                raise ValueError(f"game {i}: {error}") from None
+        self._states[:] = states
+        self._masks_fresh = False
+
+    def reset(self, seed: int | None = None, seeds: np.ndarray | None = None) -> None:
+        """Start every game afresh: game i gets seeds[i], or seed + i (below 2**63)."""
+        if seeds is None:
+            base = random_seed() % (SEED_MODULUS - self.n_games) if seed is None else normalise_seed(seed)
+            if base + self.n_games > SEED_MODULUS:
+                raise ValueError(
+                    f"seed + i must stay below 2**63 for the {self.n_games} games; got seed {seed!r}"
+                )
+            seeds = np.arange(base, base + self.n_games, dtype=np.int64)
         else:
             seeds = np.asarray(seeds)
             if (
                 seeds.shape != (self.n_games,)
+                or seeds.dtype == np.bool_
                 or not np.issubdtype(seeds.dtype, np.integer)
-                or (seeds < 0).any()
             ):
-                raise ValueError(f"seeds must be {self.n_games} non-negative integers")
+                raise ValueError(
+                    f"seeds must be an integer array of {self.n_games} seeds; got {seeds.dtype} {seeds.shape}"
+                )
+            if any(not 0 <= int(s) < SEED_MODULUS for s in seeds.tolist()):
+                raise ValueError("seeds must be non-negative integers below 2**63")
             seeds = seeds.astype(np.int64)
         numba.set_num_threads(self.num_threads)
-        self.kernels.batch_init(self.states, self.params, seeds)
+        self.kernels.batch_init(self._states, self.params, seeds)
         self._masks_fresh = False
 
     def current_players(self) -> np.ndarray:
-        return self.states[:, CURRENT_PLAYER].copy()
+        return self._states[:, CURRENT_PLAYER].copy()
 
     def legal_masks(self) -> np.ndarray:
         """(n_games, n_actions) int8: the legal actions of each game's player to act."""
         if not self._masks_fresh:
             numba.set_num_threads(self.num_threads)
-            self.kernels.batch_legal_mask(self.states, self._masks)
+            self.kernels.batch_legal_mask(self._states, self._masks)
             self._masks_fresh = True
         return self._masks
 
@@ -103,33 +135,43 @@ class BatchRunner:
         if out is None:
             out = np.empty((self.n_games, self.dims.obs_size), np.float32)
         numba.set_num_threads(self.num_threads)
-        self.kernels.batch_observe(self.states, out)
+        self.kernels.batch_observe(self._states, out)
         return out
 
     def step(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Apply one action per game. Returns (rewards, dones): the final rewards of the games
         that ended on this step (zeros elsewhere), and which ended. Ended games restart."""
         actions = np.asarray(actions)
-        if actions.shape != (self.n_games,) or not np.issubdtype(actions.dtype, np.integer):
+        if (
+            actions.shape != (self.n_games,)
+            or actions.dtype == np.bool_
+            or not np.issubdtype(actions.dtype, np.integer)
+        ):
             raise ValueError(
                 f"actions must be an integer array of shape ({self.n_games},); "
                 f"got {actions.dtype} {actions.shape}"
             )
+        # The range is checked always (a kernel indexes by the action); legality on request.
+        bad = np.flatnonzero((actions < 0) | (actions >= self.dims.n_actions))
+        if bad.size:
+            i = int(bad[0])
+            raise ValueError(
+                f"{self.game.env_name}: action {int(actions[i])} in game {i} is not from 0 to "
+                f"{self.dims.n_actions - 1} ({bad.size} out of range in all)"
+            )
         if self.check_actions:
             masks = self.legal_masks()
-            out_of_range = (actions < 0) | (actions >= self.dims.n_actions)
-            bad = np.flatnonzero(out_of_range)
-            if bad.size == 0:
-                bad = np.flatnonzero(masks[np.arange(self.n_games), actions] == 0)
+            bad = np.flatnonzero(masks[np.arange(self.n_games), actions] == 0)
             if bad.size:
                 i = int(bad[0])
+                legal = np.flatnonzero(masks[i])
                 raise ValueError(
                     f"{self.game.env_name}: action {int(actions[i])} is illegal in game {i} "
-                    f"({bad.size} illegal in all); legal there: {np.flatnonzero(masks[i]).tolist()}"
+                    f"({bad.size} illegal in all); {legal.size} legal there, e.g. {legal[:5].tolist()}"
                 )
         numba.set_num_threads(self.num_threads)
         self.kernels.batch_step(
-            self.states, actions.astype(np.int64, copy=False), self.params, self.rewards, self.dones
+            self._states, actions.astype(np.int64, copy=False), self.params, self.rewards, self.dones
         )
         self._masks_fresh = False
         return self.rewards, self.dones
@@ -137,13 +179,19 @@ class BatchRunner:
     def random_playout(self, steps_per_game: int, seed: int = 0) -> tuple[int, int]:
         """Random self-play inside one parallel kernel: each game takes `steps_per_game`
         uniformly random legal actions (restarting when it ends). Returns (steps, games ended)."""
+        if not _is_integer(steps_per_game) or steps_per_game < 0:
+            raise ValueError(f"steps_per_game must be a non-negative integer; got {steps_per_game!r}")
         finished = np.zeros(self.n_games, np.int64)
         numba.set_num_threads(self.num_threads)
         steps = self.kernels.random_playout(
-            self.states, self.params, int(steps_per_game), normalise_seed(seed), finished
+            self._states, self.params, int(steps_per_game), normalise_seed(seed), finished
         )
         self._masks_fresh = False
         return int(steps), int(finished.sum())
 
     def terminal(self) -> np.ndarray:
-        return self.states[:, TERMINAL] != 0
+        return self._states[:, TERMINAL] != 0
+
+
+def _is_integer(value: object) -> bool:
+    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))

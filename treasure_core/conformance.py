@@ -45,7 +45,7 @@ from treasure_core import codegen
 from treasure_core.aec import TreasureAECEnv
 from treasure_core.batch import BatchRunner
 from treasure_core.game import GameSpec
-from treasure_core.header import CURRENT_PLAYER, TERMINAL
+from treasure_core.header import CURRENT_PLAYER, DECISIONS, NUM_PLAYERS, REWARD_MODE, TERMINAL
 from treasure_core.parallel import TreasureParallelEnv
 from treasure_core.registry import get_game, make_env
 
@@ -186,6 +186,12 @@ def _play_random(
         taken.append(action)
         if check:
             _invariants(env.game, env.get_state(), f"{where}after decision {len(taken)} ({action})")
+            try:  # a state from real play always passes the validator
+                env.game.check_state(env.get_state(), env.params)
+            except ValueError as error:
+                raise AssertionError(
+                    f"{where}after decision {len(taken)}: a real state is refused: {error}"
+                ) from None
     return taken
 
 
@@ -664,8 +670,8 @@ def check_infos_are_numbers(game: GameSpec, options: Options, games: int = 3) ->
 # -- random play fuzz -------------------------------------------------------------------------
 @_conformance_check
 def check_random_play_fuzz(game: GameSpec, options: Options, games: int = 100) -> None:
-    """Many random games, every invariant checked at every step; every game ends with
-    consistent rewards and a score in the infos."""
+    """Many random games, every invariant checked at every step, and every state accepted by
+    the state validator; every game ends with consistent rewards and a score in the infos."""
     env = _aec(game, options)
     for game_index in range(games):
         where = f"game {game_index} (seed {1000 + game_index}) "
@@ -921,6 +927,84 @@ def check_parallel_requires_reset(game: GameSpec, options: Options) -> None:
     assert_raises(RuntimeError, lambda: _parallel(game, options).step({}), "step() before reset()")
 
 
+# -- entry points -----------------------------------------------------------------------------
+@_conformance_check
+def check_entry_points_refuse_bad_arguments(game: GameSpec, options: Options) -> None:
+    """Every public entry point checks its arguments the same way, before a kernel sees them:
+    nothing runs before reset(); a corrupt header, a bad seat, seed, step count, thread count
+    or action (even with check_actions=False) is a ValueError, and nothing changes."""
+    fresh = _aec(game, options)
+    for name, call in (
+        ("legal_actions()", fresh.legal_actions),
+        ("resample_hidden(0, 1)", lambda: fresh.resample_hidden(0, 1)),
+        ("observe(player_0)", lambda: fresh.observe(fresh.possible_agents[0])),
+        ("state()", fresh.state),
+    ):
+        assert_raises(RuntimeError, call, f"{name} before reset()")
+    env = _reset(game, options, 6)
+    n = env.num_players
+    good = env.get_state()
+    before = _env_snapshot(env)
+    header = [(CURRENT_PLAYER, n), (CURRENT_PLAYER, -1), (TERMINAL, 2), (TERMINAL, -1), (DECISIONS, -1)]
+    header += [(NUM_PLAYERS, n + 1), (REWARD_MODE, 7)]
+    for offset, value in header:
+        bad = good.copy()
+        bad[offset] = value
+        assert_raises(
+            ValueError, lambda bad=bad: env.set_state(bad), f"set_state with slot {offset} = {value}"
+        )
+        _require(_env_snapshot(env) == before, f"the refused state (slot {offset} = {value}) changed the env")
+    for agent in (1.5, True, np.bool_(False), "player_99", -1, n, None):
+        assert_raises(
+            ValueError, lambda agent=agent: env.resample_hidden(agent, 1), f"resample_hidden({agent!r})"
+        )
+    for seed in (-1, 2**63, 1.0, True, "1"):
+        assert_raises(
+            ValueError, lambda seed=seed: env.resample_hidden(0, seed), f"resample_hidden(0, {seed!r})"
+        )
+        assert_raises(
+            ValueError, lambda seed=seed: _aec(game, options).reset(seed=seed), f"reset(seed={seed!r})"
+        )
+    _require(_env_snapshot(env) == before, "a refused call changed the env")
+    for bad_args in (
+        {"num_threads": True},
+        {"num_threads": 0},
+        {"num_threads": 1.0},
+        {"check_actions": "no"},
+    ):
+        assert_raises(
+            ValueError, lambda a=bad_args: BatchRunner(game, 3, seed=0, **options, **a), f"{bad_args}"
+        )
+    for n_games in (0, -1, True, 2.0):
+        assert_raises(
+            ValueError, lambda k=n_games: BatchRunner(game, k, seed=0, **options), f"n_games={n_games!r}"
+        )
+    runner = BatchRunner(game, 3, seed=0, check_actions=False, **options)
+    states = runner.states.copy()
+    n_actions = runner.dims.n_actions
+    for actions in ([n_actions, 0, 0], [0, 0, -1], [0.0, 0.0, 0.0], [True, False, True], [0, 0]):
+        assert_raises(
+            ValueError, lambda a=actions: runner.step(np.array(a)), f"step({actions}), check_actions=False"
+        )
+    for steps in (-1, 1.5, True):
+        assert_raises(ValueError, lambda k=steps: runner.random_playout(k), f"random_playout({steps!r})")
+    for seeds in (
+        np.array([2**63, 1, 2], np.uint64),
+        np.array([-1, 1, 2]),
+        np.array([1.0, 2.0, 3.0]),
+        np.arange(2),
+    ):
+        assert_raises(ValueError, lambda k=seeds: runner.reset(seeds=k), f"reset(seeds={seeds!r})")
+    assert_raises(ValueError, lambda: runner.reset(seed=2**63 - 1), "reset(seed=2**63 - 1) for 3 games")
+    assert_raises(ValueError, lambda: runner.states.__setitem__((0, 0), 1), "writing into runner.states")
+    corrupt = states.copy()
+    corrupt[1, CURRENT_PLAYER] = n
+    error = assert_raises(ValueError, lambda: runner.set_states(corrupt), "set_states with a corrupt game 1")
+    _require("game 1" in str(error), f"the error does not name game 1: {error}")
+    _require(np.array_equal(runner.states, states), "a refused call changed the runner's states")
+    runner.set_states(states)
+
+
 # -- the batch runner -------------------------------------------------------------------------
 @_conformance_check
 def check_aec_and_batch_agree(game: GameSpec, options: Options) -> None:
@@ -1093,6 +1177,7 @@ CHECKS: dict[str, Callable[..., None]] = {
     "parallel_penalize": check_parallel_penalize,
     "parallel_set_state_and_render": check_parallel_set_state_and_render,
     "parallel_requires_reset": check_parallel_requires_reset,
+    "entry_points_refuse_bad_arguments": check_entry_points_refuse_bad_arguments,
     "aec_to_parallel": check_aec_to_parallel,
     # the batch runner
     "aec_and_batch_agree": check_aec_and_batch_agree,

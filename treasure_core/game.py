@@ -11,7 +11,18 @@ from typing import Any, Literal, NamedTuple
 
 import numpy as np
 
-from treasure_core.header import NUM_PLAYERS, P_NUM_PLAYERS, P_REWARD_MODE, PARAMS_HEADER, REWARD_MODES
+from treasure_core.header import (
+    CURRENT_PLAYER,
+    DECISIONS,
+    NUM_PLAYERS,
+    P_NUM_PLAYERS,
+    P_REWARD_MODE,
+    PARAMS_HEADER,
+    REWARD_MODE,
+    REWARD_MODES,
+    STATE_DTYPE,
+    TERMINAL,
+)
 from treasure_core.kernels import winners_mask
 from treasure_core.layout import ActionLayout
 from treasure_core.options import Option, validate_options
@@ -141,6 +152,10 @@ class GameSpec:
     # seats decides once each, in seat order, on what the cycle's start showed them (a
     # simultaneous round), and the game ends only at the end of a cycle.
     parallelizable: Callable[[dict[str, Any]], bool] | None = None
+    # (state, params) -> what is wrong with a state, naming the field, or None: every field in
+    # its range, and consistent where a kernel indexes by it. The drivers run it (after the
+    # header's checks, check_state) on every state a user hands them, before a kernel reads it.
+    validate_state: Callable[[np.ndarray, np.ndarray], str | None] | None = None
     # Rules between options (e.g. two that cannot go together): raise ValueError naming them.
     check_options: Callable[[dict[str, Any]], None] | None = None
     # Option combinations the conformance suite runs besides one option at a time.
@@ -162,6 +177,27 @@ class GameSpec:
         header[P_NUM_PLAYERS] = options["num_players"]
         header[P_REWARD_MODE] = REWARD_MODES[options["reward"]]
         return np.array(header + list(self.game_params(options)), dtype=np.int32)
+
+    def check_state(self, state: np.ndarray, params: np.ndarray) -> None:
+        """ValueError naming the field if `state` (an array of the state's dtype and size) is
+        not one a kernel may read under `params`: the common header, then validate_state."""
+        header = (
+            ("NUM_PLAYERS", NUM_PLAYERS, int(params[P_NUM_PLAYERS]), int(params[P_NUM_PLAYERS])),
+            ("REWARD_MODE", REWARD_MODE, int(params[P_REWARD_MODE]), int(params[P_REWARD_MODE])),
+            ("TERMINAL", TERMINAL, 0, 1),
+            ("CURRENT_PLAYER", CURRENT_PLAYER, 0, int(params[P_NUM_PLAYERS]) - 1),
+            ("DECISIONS", DECISIONS, 0, np.iinfo(STATE_DTYPE).max),
+        )
+        for name, offset, low, high in header:
+            if not low <= int(state[offset]) <= high:
+                allowed = f"{low}" if low == high else f"from {low} to {high}"
+                raise ValueError(
+                    f"{self.name}: bad state: {name} is {int(state[offset])}; it must be {allowed}"
+                )
+        if self.validate_state is not None:
+            problem = self.validate_state(state, params)
+            if problem:
+                raise ValueError(f"{self.name}: bad state: {problem}")
 
     def final_info(self, state: np.ndarray) -> dict[str, Any]:
         """Everything worth logging at the end: per player its score and whether it won
