@@ -150,6 +150,10 @@ def _extra_info(state: np.ndarray, points: np.ndarray, tiebreaks: np.ndarray) ->
     }
 
 
+def _parallelizable(options: dict[str, Any]) -> bool:
+    return options["layout"] != "draft"
+
+
 GAME = GameSpec(
     name="karuba",
     env_name="karuba_v0",
@@ -167,7 +171,7 @@ GAME = GameSpec(
     info_names={"end_condition": tuple(END_NAMES[code] for code in range(len(END_NAMES)))},
     # Each tile is one simultaneous round, seat 0 to n - 1, and the game ends only after a tile
     # is resolved; the draft is not (a pick is two decisions by one seat).
-    parallelizable=lambda options: options["layout"] != "draft",
+    parallelizable=_parallelizable,
     render_ansi=render.render_ansi,
     render_rgb=render.render_rgb,
     action_name=render.describe_action,

@@ -230,15 +230,6 @@ def test_pettingzoo_bombardment_test_as_shipped(name: str) -> None:
     bombardment_test(game_module(name).env(observation_format="box"), cycles=3)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="since 1bd73fb the AEC env updates infos in place (infos[agent]['action_mask'] = ... on "
-    "the same dict at every step), so an info kept from last() changes after the fact: a "
-    "recorder that stores what last() returned (RLlib's episodes, an offline dataset, "
-    "aec_to_parallel's infos, which are the AEC env's own dicts) holds later masks. "
-    "Fresh dicts per step (or a copy in last()) would fix it",
-)
 @pytest.mark.parametrize("name", GAMES)
 def test_aec_infos_kept_from_last_stay_as_they_were(name: str) -> None:
     """A client that keeps what last() returned (a trajectory recorder, RLlib's episode buffers,
@@ -789,15 +780,16 @@ def test_supersuit_black_death_reports_the_end(name: str) -> None:
 
 
 # -- pickle and cloudpickle round trips mid-game -----------------------------------------------
-def lambdas_in_game_spec(name: str) -> list[str]:
-    """The GameSpec fields that hold a lambda: the standard pickle cannot take those by
-    reference, and an env holds its GameSpec by value."""
-    spec = get_game(name)
-    return [
-        field
-        for field, value in vars(spec).items()
-        if callable(value) and getattr(value, "__name__", "") == "<lambda>"
-    ]
+@pytest.mark.parametrize("name", GAMES)
+def test_an_env_pickles_its_game_by_name(name: str) -> None:
+    """An installed game's GameSpec pickles as its name: the copy shares the one GameSpec, and a
+    pickle holds the state, not the game's tables (a game registered at run time goes by value)."""
+    env = game_module(name).env()
+    env.reset(seed=SEED)
+    for dumps in PICKLERS.values():
+        twin = pickle.loads(dumps(env))
+        assert twin.unwrapped.game is get_game(name)
+        assert len(dumps(env)) < len(dumps(get_game(name).kernels)) + 64 * 1024
 
 
 def aec_continuation(env: Any, rng: np.random.Generator, limit: int | None = None) -> list[Any]:
@@ -805,7 +797,6 @@ def aec_continuation(env: Any, rng: np.random.Generator, limit: int | None = Non
     for agent in env.agent_iter(limit if limit is not None else 10**6):
         observation, reward, termination, truncation, info = env.last()
         action = None if termination or truncation else legal(rng, observation["action_mask"])
-        # A copy of the info: the AEC env updates its info dicts in place (see the xfail above).
         trajectory.append((agent, observation, reward, termination, truncation, copy.deepcopy(info), action))
         env.step(action)
     return trajectory
@@ -837,23 +828,10 @@ PICKLERS = {"pickle": pickle.dumps, "cloudpickle": cloudpickle.dumps}
 @pytest.mark.parametrize("pickler", list(PICKLERS))
 @pytest.mark.parametrize("kind", ["aec", "parallel", "gymnasium"])
 @pytest.mark.parametrize("name", GAMES)
-def test_pickle_round_trip_mid_game(
-    name: str, kind: str, pickler: str, request: pytest.FixtureRequest
-) -> None:
+def test_pickle_round_trip_mid_game(name: str, kind: str, pickler: str) -> None:
     """Pickled mid-game, the copy continues exactly as the original does with the same decisions
     (the Gymnasium env's opponents and their random generators included). The original plays
     on to the end first: a copy sharing its state would find the game over."""
-    lambdas = lambdas_in_game_spec(name)
-    if pickler == "pickle" and lambdas:
-        request.applymarker(
-            pytest.mark.xfail(
-                strict=True,
-                raises=pickle.PicklingError,
-                reason=f"GameSpec.{', '.join(lambdas)} of {name!r} is a lambda, and every env pickles its "
-                "GameSpec by value: pickle cannot (cloudpickle can). A module-level function, or a "
-                "GameSpec.__reduce__ that refers to the game by name, would fix it",
-            )
-        )
     dumps = PICKLERS[pickler]
     module = game_module(name)
     if kind == "aec":

@@ -174,22 +174,25 @@ class TreasureAECEnv(AECEnv):
 
     def _update_masks(self) -> None:
         """After a decision in a live game: the masks that changed, in the masks and infos. In a
-        sequential game only the seat that acted and the seat to act can change."""
+        sequential game only the seat that acted and the seat to act can change. A changed info
+        is a new dict: one a client kept from last() stays as it was."""
         if not self._sequential:
             self._masks = self._current_masks()
             for agent, mask in zip(self.possible_agents, self._masks, strict=True):
-                self.infos[agent]["action_mask"] = mask.copy()
+                self.infos[agent] = {**self.infos[agent], "action_mask": mask.copy()}
             return
         seat = int(self._state[CURRENT_PLAYER])
         masks = list(self._masks)  # a new list: a clone may share the old one
         was = self._deciding_seat
         if was != seat:
             masks[was] = np.zeros(self.dims.n_actions, np.int8)
-            self.infos[self.possible_agents[was]]["action_mask"] = masks[was].copy()
+            agent = self.possible_agents[was]
+            self.infos[agent] = {**self.infos[agent], "action_mask": masks[was].copy()}
         mask = np.zeros(self.dims.n_actions, np.int8)
         self.game.kernels.legal_mask(self._state, seat, mask)
         masks[seat] = mask
-        self.infos[self.possible_agents[seat]]["action_mask"] = mask.copy()
+        agent = self.possible_agents[seat]
+        self.infos[agent] = {**self.infos[agent], "action_mask": mask.copy()}
         self._masks = masks
         self._deciding_seat = seat
 

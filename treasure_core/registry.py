@@ -12,7 +12,9 @@ for it, and never by a static import: games sit above the runtime (docs/architec
 
 from __future__ import annotations
 
+import copyreg
 import importlib
+import pickle
 from collections.abc import Callable
 from importlib.metadata import entry_points
 from typing import Any
@@ -97,6 +99,23 @@ def _load(name: str, module: str) -> GameSpec:
     if not isinstance(spec, GameSpec) or spec.name != name:
         raise ValueError(f"module {module!r} must expose GAME, a GameSpec named {name!r}")
     return spec
+
+
+def _pickled_game(spec: GameSpec) -> Any:
+    """A GameSpec pickles as its name when it is an installed game (found by entry point), so an
+    env's pickle holds the state and options, not the game's tables and functions; a game
+    registered at run time, or an altered copy, pickles by value."""
+    name = spec.name
+    try:
+        installed = name not in _registered and get_game(name) is spec
+    except ValueError:
+        installed = False
+    if not installed:
+        return object.__reduce_ex__(spec, pickle.DEFAULT_PROTOCOL)
+    return (get_game, (name,))
+
+
+copyreg.pickle(GameSpec, _pickled_game)
 
 
 def all_games() -> list[GameSpec]:
