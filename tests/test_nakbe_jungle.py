@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from test_nakbe_rules import events, final_scores, legal, pos, slot_index
+from test_nakbe_rules import events, final_scores, legal, many_games, pos, slot_index
 
 from nakbe_env import data, kernels, observe, render
 from nakbe_env.env import GAME, raw_env
@@ -33,6 +33,7 @@ from nakbe_env.state import (
     END_CONDITIONS,
     END_EXIT,
     END_LAST_ONE,
+    END_LIGHTLESS,
     END_NONE,
     EVENT_CATCH,
     EVENT_EXIT,
@@ -828,6 +829,23 @@ def test_a_trap_that_re_routes_onto_the_passage_takes_it():
     assert events(state) & EVENT_TRAP and events(state) & EVENT_PASSAGE
     assert state[LAST_TO] == LOW_END
     assert pos(state, "red") == HIGH_END and side_of_space(state, "red") == DARK
+
+
+@pytest.mark.parametrize("use_bot", [False, True], ids=["random", "bot"])
+def test_the_jungle_features_play_their_roles(use_bot):
+    """Over 2,000 four-player Jungle games (every feature on; docs: The Jungle board layout):
+    "The secret passage allows for a shortcut (or a fallback!)": taken forward it is never a
+    catch, and taken back it mostly lands ahead of the Guardian. The Snakes Token, "at the
+    bottom left of the Game Board", waits for mid-game: it never strikes in round 1. End C
+    stays "highly unlikely"."""
+    out = many_games(JUNGLE, 2000, use_bot)
+    ends, snakes_round = out[:, 0], out[:, 1]
+    forward, back, forward_caught, back_caught = out[:, 2:].sum(axis=0)
+    assert forward > 2000 and forward_caught == 0
+    assert back > 500 and back_caught / back < 0.5
+    assert (snakes_round == 1).mean() == 0 and np.median(snakes_round[snakes_round > 0]) >= 4
+    assert 0.3 < (snakes_round > 0).mean() < 0.9, "the snakes strike in some games, not all"
+    assert (ends == END_LIGHTLESS).mean() < 0.01
 
 
 # -- Example 7: campaign scoring -----------------------------------------------------------------

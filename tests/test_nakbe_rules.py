@@ -8,8 +8,10 @@ treasures 3 5 8 12 16 18 21 25 28 33 35 42 45; traps 6 14 23 31 40; lightless 7 
 
 import numpy as np
 import pytest
+from numba import njit
 
 from nakbe_env import batch, data, kernels
+from nakbe_env.bots import heuristic_action
 from nakbe_env.env import raw_env
 from nakbe_env.state import (
     DIE,
@@ -20,7 +22,10 @@ from nakbe_env.state import (
     END_NONE,
     EVENT_CATCH,
     EVENT_EXIT,
+    EVENT_PASSAGE,
+    EVENT_PASSAGE_CATCH,
     EVENT_ROUND_END,
+    EVENT_SNAKES,
     EVENT_TRAP,
     EVENT_TREASURE,
     EXITED,
@@ -39,6 +44,8 @@ from nakbe_env.state import (
     NOBODY,
     OFF_BOARD,
     ROUND,
+    SIDE,
+    SNAKES_WAITING,
     SPACE_TOKEN,
     STATE_SIZE,
     TEAM_CARD,
@@ -406,7 +413,9 @@ def team(card: int) -> list[str]:
 
 
 def test_example_6_team_slots_plus_treasures():
-    # Yellow, Blue and Purple (team card 0) on 4, 6 and 8, with tokens 0 + 1 + 2: 21 points.
+    """ "EXAMPLE 6: Yellow, Blue, and Purple were in your Team. You also collected 3 Treasure
+    Tokens with total values of 3 (0 + 1 + 2). You score 21 (4 + 6 + 8 + 3) victory points."
+    That team is card 0, on the slots 4, 6 and 8."""
     card = 0
     assert sorted(team(card)) == ["blue", "purple", "yellow"]
     slot_points = {"yellow": 4, "blue": 6, "purple": 8, "red": 1, "green": 2, "brown": 3, "black": 5}
@@ -468,6 +477,80 @@ def test_tie_among_three_shares_victory_and_the_rest_lose():
     points, tiebreaks = final_scores(state)
     assert points == [16, 16, 15] and tiebreaks == [5, 5, 0]
     assert final_returns(state) == [1.0, 1.0, -1.0]
+
+
+def test_team_cards_hold_both_example_teams_and_each_explorer_three_times():
+    """ "Some explorers may be part of more than one team": the 7 cards hold Example 6's team
+    (Yellow, Blue, Purple) and Example 7's (Red, Brown, Black), which share nobody; every
+    explorer is on 3 cards; of the 21 pairs of cards 17 share one explorer, 2 two, 2 none."""
+    cards = [frozenset(int(e) for e in card) for card in data.TEAM_CARDS]
+    assert len(set(cards)) == 7 and all(len(card) == 3 for card in cards)
+    assert cards[0] == {IDX["yellow"], IDX["blue"], IDX["purple"]}
+    assert cards[1] == {IDX["red"], IDX["brown"], IDX["black"]}
+    assert all(sum(e in card for card in cards) == 3 for e in range(data.NUM_EXPLORERS))
+    overlaps = [len(a & b) for i, a in enumerate(cards) for b in cards[i + 1 :]]
+    assert sorted(overlaps).count(1) == 17 and overlaps.count(2) == 2 and overlaps.count(0) == 2
+
+
+@njit(cache=True)
+def play_many(params, games, use_bot, seed, out):
+    """`games` whole games from kernels.init (seeds seed, seed + 1, ...), every seat random
+    (a fixed hash of seed, game and step) or the scripted bot (salted per game and seat).
+    out[g]: end condition, round the snakes struck (0: never), passage uses forward and back,
+    passage catches forward and back."""
+    state = np.zeros(STATE_SIZE, np.int32)
+    mask = np.zeros(N_ACTIONS, np.int8)
+    low = data.JUNGLE_PASSAGE[0]
+    for g in range(games):
+        kernels.init(state, params, seed + g)
+        step = 0
+        while state[TERMINAL] == 0:
+            player = state[CURRENT_PLAYER]
+            if use_bot:
+                action = heuristic_action(state, player, (seed + g) * 8 + player)
+            else:
+                count = kernels.legal_mask(state, player, mask)
+                pick = (
+                    np.uint64(seed * 1_000_003 + g) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(step)
+                ) >> np.uint64(7)
+                pick = int(pick % np.uint64(count))
+                action = -1
+                for a in range(N_ACTIONS):
+                    if mask[a]:
+                        if pick == 0:
+                            action = a
+                            break
+                        pick -= 1
+            snakes_waiting = state[SNAKES_WAITING]
+            round_now = state[ROUND]
+            kernels.step(state, action)
+            step += 1
+            events = state[LAST_EVENTS]
+            if snakes_waiting and events & EVENT_SNAKES:
+                out[g, 1] = round_now
+            if events & EVENT_PASSAGE:
+                back = 0 if state[LAST_TO] == low else 1
+                out[g, 2 + back] += 1
+                if events & EVENT_PASSAGE_CATCH:
+                    out[g, 4 + back] += 1
+        out[g, 0] = state[END_CONDITIONS + state[SIDE]]
+
+
+def many_games(side: int, games: int, use_bot: bool, seed: int = 0) -> np.ndarray:
+    params = np.array([4, REWARD_WIN_LOSS, side, 0, 7 if side == data.JUNGLE else 0, 0], np.int32)
+    out = np.zeros((games, 6), np.int64)
+    play_many(params, games, use_bot, seed, out)
+    return out
+
+
+@pytest.mark.parametrize("use_bot", [False, True], ids=["random", "bot"])
+def test_end_c_is_highly_unlikely(use_bot):
+    """ "C. All Remaining Explorers Are On A Lightless Space: This is highly unlikely": under 1%
+    of 2,000 four-player Temple games, random or scripted (docs: The Temple board layout)."""
+    ends = many_games(data.TEMPLE, 2000, use_bot)[:, 0]
+    assert set(np.unique(ends)) <= {END_EXIT, END_LAST_ONE, END_LIGHTLESS}
+    assert (ends == END_LIGHTLESS).mean() < 0.01
+    assert (ends == END_EXIT).mean() > 0.2 and (ends == END_LAST_ONE).mean() > 0.2
 
 
 # -- the die -----------------------------------------------------------------------------------
