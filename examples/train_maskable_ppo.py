@@ -20,7 +20,7 @@ GAME = "nakbe"
 PLAYERS = 2
 STEPS = 100_000  # learner decisions: a minute or two on one core
 
-# Eight copies of the Gymnasium env "treasure_envs/Nakbe-v1": the learner's seat, the bot in the
+# Eight copies of the Gymnasium env "treasure_envs/Nakbe-v2": the learner's seat, the bot in the
 # other; each env's action_masks() tells MaskablePPO the legal moves.
 env_kwargs = {"opponents": "bot", "num_players": PLAYERS}
 env = make_vec_env(gym_id(GAME), n_envs=8, seed=0, env_kwargs=env_kwargs)

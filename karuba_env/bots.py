@@ -47,6 +47,7 @@ from karuba_env.state import (
 )
 from treasure_core.agents import KernelBot
 from treasure_core.header import NUM_PLAYERS
+from treasure_core.kernels import tie_key
 
 EMPTY_COST = 4.0  # entering a free field: a tile must be laid there first (a turn), then walked
 BLOCKED_COST = 2.0  # a field another of my adventurers stands on (it may move away)
@@ -153,6 +154,7 @@ def heuristic_action(state: np.ndarray, player: int, salt: int = 0) -> int:
         ADVENTURER_POS + player * NUM_COLOURS : ADVENTURER_POS + (player + 1) * NUM_COLOURS
     ].copy()
     best_action, best_value = DISCARD, island_value(state, tiles, positions, 0.0)
+    best_key = tie_key(salt, state, DISCARD)
     for action in range(N_PLAY_ACTIONS):
         if not mask[action] or action == DISCARD:
             continue
@@ -173,8 +175,9 @@ def heuristic_action(state: np.ndarray, player: int, salt: int = 0) -> int:
                 points = ITEM_POINTS[state[CELL_ITEM + player * NUM_CELLS + target]]
             value = island_value(state, tiles, positions, points)
             positions[colour] = start
-        if value > best_value:
-            best_value, best_action = value, action
+        key = tie_key(salt, state, action)
+        if value > best_value or (value == best_value and key > best_key):
+            best_value, best_action, best_key = value, action, key
     return best_action
 
 

@@ -99,10 +99,11 @@ TREASURE_VALUES[4, :4] = (5, 4, 3, 2)
 MAX_TREASURE = 5
 
 # SOURCE: rulebook ("a minimum of 3 numbers distance between an adventurer and temple of the
-# same color"). Two readings, an option (see docs/games/karuba.md, Assumptions):
-#   "perimeter" (default; see Assumptions): counted around either corner where the beach meets
-#       the jungle, 4 <= beach + jungle <= 20;
-#   "difference": the two numbers differ by at least 3, |beach - jungle| >= 3.
+# same color"), the option distance_rule (see docs/games/karuba.md, Assumptions):
+#   "perimeter" (default): counted around either corner where the beach meets the jungle,
+#       4 <= beach + jungle <= 20; every pair of the rulebook's set-up example obeys it;
+#   "difference": a house rule, the two numbers differ by at least 3, |beach - jungle| >= 3; it
+#       contradicts the set-up example (Luis's brown pair, beach 6 and jungle 7).
 MIN_DISTANCE = 3
 DISTANCE_RULES = ("perimeter", "difference")
 DISTANCE_PERIMETER = 0

@@ -110,7 +110,8 @@ GAME_OPTIONS = (
         "perimeter",
         DISTANCE_RULES,
         "adventurer-temple distance of at least 3: perimeter (around a corner: 4 <= beach + jungle "
-        "<= 20) or difference (|beach - jungle| >= 3)",
+        "<= 20; the rulebook's set-up example obeys it) or difference (a house rule, |beach - jungle| "
+        ">= 3, which refuses the example's brown beach 6 / jungle 7)",
     ),
 )
 
@@ -156,7 +157,7 @@ def _parallelizable(options: dict[str, Any]) -> bool:
 
 GAME = GameSpec(
     name="karuba",
-    env_name="karuba_v0",
+    env_name="karuba_v1",
     title="Karuba",
     min_players=MIN_PLAYERS,
     max_players=MAX_PLAYERS,

@@ -15,12 +15,14 @@ from nakbe_env.state import (
     EXPLORER_POS,
     MOVE_BASE,
     N_ACTIONS,
+    NO_MOVE,
     NO_TOKEN,
     OFF_BOARD,
     SPACE_TOKEN,
     TEAM_CARD,
 )
 from treasure_core.agents import KernelBot
+from treasure_core.kernels import tie_key
 
 OWN_PROGRESS = 1.0  # per space my explorer gains
 OTHER_PROGRESS = 0.35  # per space another explorer gains (it may be an opponent's)
@@ -33,15 +35,19 @@ CAUGHT = -10.0  # my explorer caught at once (a passage behind the Guardian, the
 
 @njit(cache=True)
 def heuristic_action(state: np.ndarray, player: int, salt: int = 0) -> int:
-    """Greedy one-move look-ahead over public information and the player's own team."""
+    """Greedy one-move look-ahead over public information and the player's own team; ties
+    between equally valued moves go to the higher tie_key of the bot's salt."""
     mine = np.zeros(NUM_EXPLORERS, np.bool_)
     card = state[TEAM_CARD + player]
     for k in range(TEAM_SIZE):
         mine[TEAM_CARDS[card, k]] = True
     mask = np.zeros(N_ACTIONS, np.int8)
     legal_mask(state, player, mask)
+    if mask[NO_MOVE]:
+        return NO_MOVE  # every explorer is dark and the die is not a 2
     best_action = -1
     best_value = -1e18
+    best_key = np.uint64(0)
     for e in range(NUM_EXPLORERS):
         if not mask[MOVE_BASE + e]:
             continue
@@ -67,9 +73,11 @@ def heuristic_action(state: np.ndarray, player: int, salt: int = 0) -> int:
                 value += DANGER * (
                     int(in_guardian_reach(state, e, start)) - int(in_guardian_reach(state, e, end))
                 )
-        if value > best_value:
+        key = tie_key(salt, state, MOVE_BASE + e)
+        if value > best_value or (value == best_value and key > best_key):
             best_value = value
             best_action = MOVE_BASE + e
+            best_key = key
     return best_action
 
 

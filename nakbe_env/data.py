@@ -8,7 +8,8 @@ The board has two sides; every per-space table is indexed [side, space].
 import numpy as np
 
 # SOURCE: rulebook (the explorers it names). The order is ours, chosen so that the team of
-# Example 6 (Yellow, Blue, Purple) is team card 0 below.
+# Example 6 (Yellow, Blue, Purple) is team card 0 and that of Example 7 (Red, Brown, Black)
+# team card 1 below.
 EXPLORER_NAMES = ("purple", "yellow", "green", "blue", "red", "brown", "black")
 NUM_EXPLORERS = 7
 MAX_PLAYERS = 7  # one team card each
@@ -18,17 +19,19 @@ DIE_FACES = np.array([1, 2, 2, 3, 4, 6], dtype=np.int32)
 DISTINCT_FACES = np.array([1, 2, 3, 4, 6], dtype=np.int32)
 FREE_MOVE_FACE = 2  # "If you roll a 2, move one Explorer (even in the dark)"
 
-# SOURCE: assumed (docs/games/nakbe.md, Assumptions): the 7 lines of the Fano plane; every explorer is on 3
-# cards and any two cards share exactly one explorer.
+# SOURCE: assumed (docs/games/nakbe.md, Assumptions, Team cards). Every explorer is on 3 cards;
+# the teams of Examples 6 and 7 are cards 0 and 1; of the sets that fit, one with the most
+# pairs of cards sharing exactly one explorer: 17 of the 21 pairs share one, 2 share two and
+# 2 (cards 0 and 1 among them) share none.
 TEAM_CARDS = np.array(
     [
-        [0, 1, 3],
-        [1, 2, 4],
-        [2, 3, 5],
-        [3, 4, 6],
-        [4, 5, 0],
-        [5, 6, 1],
-        [6, 0, 2],
+        [0, 1, 3],  # Example 6: purple, yellow, blue
+        [4, 5, 6],  # Example 7: red, brown, black
+        [0, 1, 4],
+        [0, 2, 5],
+        [1, 2, 6],
+        [2, 3, 4],
+        [3, 5, 6],
     ],
     dtype=np.int32,
 )
@@ -63,7 +66,9 @@ GUARDIAN_START_NAMES = ("Guardian's Room", "Stone Stairs")  # off the track, bes
 TEMPLE_TRACK_LENGTH = 47
 TEMPLE_TREASURES = (3, 5, 8, 12, 16, 18, 21, 25, 28, 33, 35, 42, 45)  # rulebook: 13 spaces
 TEMPLE_TRAPS = (6, 14, 23, 31, 40)
-TEMPLE_LIGHTLESS = (11, 20, 29, 38)
+# Lightless spaces early on the track, where the Guardian soon sweeps: all remaining explorers
+# on them (end C) stays rare, as the rulebook says (docs/games/nakbe.md, Assumptions).
+TEMPLE_LIGHTLESS = (7, 15, 22)
 # (row, col) on a 7 x 7 grid: index = space number (0 = chamber).
 TEMPLE_GRID = (
     (3, 3), (4, 4), (4, 3), (4, 2), (3, 2), (2, 2), (2, 3), (2, 4), (2, 5), (3, 5),
@@ -77,29 +82,33 @@ TEMPLE_GRID_SHAPE = (7, 7)
 TEMPLE_EXIT_NOTE = "exit after space 47 (top right)"
 
 # -- Jungle side. SOURCE: assumed (no public layout; docs/games/nakbe.md, Assumptions).
-# The Stone Stairs and the Jungle Entrance (space 0) sit at the bottom right; the track runs
-# left along the bottom row to the Snakes Token at the bottom left, then snakes up the board
-# row by row to the exit beyond space 48 at the top left. Grid column 0 is "the left column" the snakes sweep.
+# The Stone Stairs and the Jungle Entrance (space 0) sit at the bottom right. The track runs up
+# and down the columns from the right, along the bottom to the Snakes Token at the bottom left
+# (space 30, mid-track), up "the left column" (grid column 0) the snakes sweep towards the
+# exit, and on up and down columns 1 and 2 to the exit beyond space 48 at the top.
 JUNGLE_TRACK_LENGTH = 48
 JUNGLE_TREASURES = (3, 9, 12, 17, 24, 27, 32, 38, 41, 45)  # rulebook: 10 spaces
 JUNGLE_TRAPS = (15, 29, 43)
-JUNGLE_LIGHTLESS = (11, 26, 40)
+JUNGLE_LIGHTLESS = (5, 11, 19)  # early, as on the Temple side (end C stays rare)
 JUNGLE_RIVERS = (18, 33)  # rulebook: two river spaces
-JUNGLE_PASSAGE = (10, 31)  # the two ends of the secret passage
-JUNGLE_SNAKES = 6  # where the Snakes Token starts: the bottom left
+# The two ends of the secret passage, 9 spaces apart: a shortcut forward, and a fallback that
+# usually lands ahead of the Guardian.
+JUNGLE_PASSAGE = (14, 23)
+JUNGLE_SNAKES = 30  # where the Snakes Token starts: the bottom left
 JUNGLE_GRID = (
     (6, 6),  # 0: Jungle Entrance
-    (6, 5), (6, 4), (6, 3), (6, 2), (6, 1), (6, 0),
-    (5, 0), (5, 1), (5, 2), (5, 3), (5, 4), (5, 5), (5, 6),
-    (4, 6), (4, 5), (4, 4), (4, 3), (4, 2), (4, 1), (4, 0),
-    (3, 0), (3, 1), (3, 2), (3, 3), (3, 4), (3, 5), (3, 6),
-    (2, 6), (2, 5), (2, 4), (2, 3), (2, 2), (2, 1), (2, 0),
-    (1, 0), (1, 1), (1, 2), (1, 3), (1, 4), (1, 5), (1, 6),
-    (0, 6), (0, 5), (0, 4), (0, 3), (0, 2), (0, 1), (0, 0),
+    (5, 6), (4, 6), (3, 6), (2, 6), (1, 6), (0, 6),  # 1-6 up the right column
+    (0, 5), (1, 5), (2, 5), (3, 5), (4, 5), (5, 5), (6, 5),  # 7-13 down
+    (6, 4), (5, 4), (4, 4), (3, 4), (2, 4), (1, 4), (0, 4),  # 14-20 up
+    (0, 3), (1, 3), (2, 3), (3, 3), (4, 3), (5, 3), (6, 3),  # 21-27 down
+    (6, 2), (6, 1), (6, 0),  # 28-30 along the bottom to the bottom left
+    (5, 0), (4, 0), (3, 0), (2, 0), (1, 0), (0, 0),  # 31-36 up the left column
+    (0, 1), (1, 1), (2, 1), (3, 1), (4, 1), (5, 1),  # 37-42 down
+    (5, 2), (4, 2), (3, 2), (2, 2), (1, 2), (0, 2),  # 43-48 up to the exit
 )  # fmt: skip
 JUNGLE_GUARDIAN_GRID = (6, 7)  # the Stone Stairs
 JUNGLE_GRID_SHAPE = (7, 8)
-JUNGLE_EXIT_NOTE = "exit after space 48 (top left)"
+JUNGLE_EXIT_NOTE = "exit after space 48 (top, third column)"
 
 # -- Both sides as arrays the kernels index by [side, ...].
 TRACK_LENGTHS = np.array([TEMPLE_TRACK_LENGTH, JUNGLE_TRACK_LENGTH], dtype=np.int32)

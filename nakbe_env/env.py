@@ -23,6 +23,7 @@ from nakbe_env.state import (
     PHASES,
     SEAT_TOKENS,
     STATE_SIZE,
+    TEAM_CARD,
     TOKEN_KINDS,
     TOKEN_VALUE_COUNTS,
 )
@@ -31,6 +32,8 @@ from treasure_core.game import Dims, Dynamics, GameSpec, Kernels
 from treasure_core.header import NUM_PLAYERS
 from treasure_core.options import Option
 from treasure_core.parallel import TreasureParallelEnv
+
+TRAP_ORIGINS = ("chamber", "room")  # indexed by state.TRAP_FROM_CHAMBER, TRAP_FROM_ROOM
 
 END_NAMES = {
     0: "not played",
@@ -52,6 +55,13 @@ GAME_OPTIONS = (
         "secret_passage", True, (False, True), "jungle: the secret passage takes explorers to its other end"
     ),
     Option("snakes", True, (False, True), "jungle: the Snakes Token sweeps the left column once"),
+    Option(
+        "trap_origin",
+        "chamber",
+        TRAP_ORIGINS,
+        "a trap before the Guardian's first move: 3 forward from space 0 (chamber), or literally from "
+        "the Guardian's Room / Stone Stairs, space 0 being the first step (room)",
+    ),
 )
 
 
@@ -69,15 +79,18 @@ def _game_params(options: dict[str, Any]) -> list[int]:
         + FEATURE_PASSAGE * options["secret_passage"]
         + FEATURE_SNAKES * options["snakes"]
     )
-    return [SIDE_NAMES.index(options["board"]), int(options["campaign"]), features]
+    trap_origin = TRAP_ORIGINS.index(options["trap_origin"])
+    return [SIDE_NAMES.index(options["board"]), int(options["campaign"]), features, trap_origin]
 
 
 def _test_configs() -> tuple[dict[str, Any], ...]:
-    """Every mode with every combination of the three jungle features."""
+    """Every mode with every combination of the three jungle features, and the literal trap
+    origin on the Jungle side."""
     configs = []
     for mode in ({"board": "jungle"}, {"campaign": True}):
         for river, passage, snakes in itertools.product((True, False), repeat=3):
             configs.append({**mode, "river": river, "secret_passage": passage, "snakes": snakes})
+    configs.append({"board": "jungle", "trap_origin": "room"})  # the temple one: configs() adds it
     return tuple(configs)
 
 
@@ -88,6 +101,8 @@ def _dims(params: np.ndarray) -> Dims:
 def _extra_info(state: np.ndarray, points: np.ndarray, tiebreaks: np.ndarray) -> dict[str, Any]:
     n = int(state[NUM_PLAYERS])
     info: dict[str, Any] = {"treasure_points": [int(x) for x in tiebreaks[:n]]}
+    # "It is now time to reveal your Team Card!": every seat's card index, shown to every agent.
+    info["team_cards"] = tuple(int(x) for x in state[TEAM_CARD : TEAM_CARD + n])
     for side in range(NUM_SIDES):
         name = SIDE_NAMES[side]
         info[f"{name}_end_condition"] = int(state[END_CONDITIONS + side])  # END_NAMES
@@ -106,7 +121,7 @@ END_CODES = tuple(END_NAMES[code] for code in range(len(END_NAMES)))
 
 GAME = GameSpec(
     name="nakbe",
-    env_name="nakbe_v1",
+    env_name="nakbe_v2",
     title="Treasures of Nakbe",
     min_players=2,
     max_players=MAX_PLAYERS,
@@ -132,7 +147,7 @@ GAME = GameSpec(
 
 def raw_env(render_mode: str | None = None, **options: Any) -> TreasureAECEnv:
     """The bare AEC env. Options: num_players (2..7, default 4), reward, illegal_action,
-    board ("temple" | "jungle"), campaign, river, secret_passage, snakes."""
+    board ("temple" | "jungle"), campaign, river, secret_passage, snakes, trap_origin."""
     return TreasureAECEnv(GAME, render_mode=render_mode, **options)
 
 

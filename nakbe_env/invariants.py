@@ -27,6 +27,8 @@ from nakbe_env.state import (
     MAX_PLAYERS,
     MOVES_BY_SEAT,
     N_ACTIONS,
+    NO_MOVE,
+    NO_MOVES,
     NO_SLOT,
     NO_TOKEN,
     NUM_EXPLORERS,
@@ -40,6 +42,9 @@ from nakbe_env.state import (
     TEAM_CARD,
     TOKEN_KINDS,
     TOKEN_VALUE_COUNTS,
+    TRAP_FROM_CHAMBER,
+    TRAP_FROM_ROOM,
+    TRAP_ORIGIN,
 )
 from treasure_core.header import CURRENT_PLAYER, DECISIONS, NUM_PLAYERS, TERMINAL
 
@@ -128,7 +133,9 @@ def check_invariants(state: np.ndarray) -> None:
         MAX_PLAYERS, NUM_EXPLORERS
     )
     assert (moves >= 0).all() and (moves[n:] == 0).all(), "moves by a seat that is not in the game"
-    assert moves.sum() == state[DECISIONS], "every decision is one move in the history"
+    assert state[NO_MOVES] >= 0, "turns passed"
+    assert moves.sum() + state[NO_MOVES] == state[DECISIONS], "every decision is a move or a pass"
+    assert state[TRAP_ORIGIN] in (TRAP_FROM_CHAMBER, TRAP_FROM_ROOM), "trap origin"
     # Team cards are a deal of the 7 cards.
     assert sorted(state[TEAM_CARD : TEAM_CARD + MAX_PLAYERS]) == list(range(MAX_PLAYERS)), "team cards"
     # Score = team slots on both sides + token values from both sides.
@@ -149,4 +156,12 @@ def check_invariants(state: np.ndarray) -> None:
         assert state[DIE] in data.DIE_FACES, f"die shows {state[DIE]}"
         mask = np.zeros(N_ACTIONS, np.int8)
         player = int(state[CURRENT_PLAYER])
-        assert kernels.legal_mask(state, player, mask) > 0, "a live game with no legal move"
+        assert kernels.legal_mask(state, player, mask) > 0, "a live game with no legal action"
+        # "No move" only when every explorer on the board is dark and the die is not a 2.
+        everyone_dark = all(
+            positions[e] != START and dark[e] != LIGHT
+            for e in range(NUM_EXPLORERS)
+            if positions[e] != OFF_BOARD
+        )
+        assert bool(mask[NO_MOVE]) == (everyone_dark and state[DIE] != data.FREE_MOVE_FACE), "no move"
+        assert not (mask[NO_MOVE] and mask[:NO_MOVE].any()), "no move beside a move"

@@ -48,6 +48,7 @@ from nakbe_env.state import (
     EVENT_CATCH,
     EVENT_EXIT,
     EVENT_NEXT_GAME,
+    EVENT_NO_MOVE,
     EVENT_PASSAGE,
     EVENT_PASSAGE_CATCH,
     EVENT_RIVER,
@@ -76,6 +77,8 @@ from nakbe_env.state import (
     LIGHT,
     MOVE_BASE,
     MOVES_BY_SEAT,
+    NO_MOVE,
+    NO_MOVES,
     NO_SLOT,
     NO_TOKEN,
     NOBODY,
@@ -83,6 +86,7 @@ from nakbe_env.state import (
     P_CAMPAIGN,
     P_FEATURES,
     P_FIRST_SIDE,
+    P_TRAP_ORIGIN,
     PHASE_MOVE,
     ROUND,
     SEAT_TOKENS,
@@ -93,6 +97,8 @@ from nakbe_env.state import (
     TEAM_CARD,
     TOKEN_KINDS,
     TOKEN_VALUE_COUNTS,
+    TRAP_FROM_ROOM,
+    TRAP_ORIGIN,
 )
 from treasure_core.header import CURRENT_PLAYER, DECISIONS, NUM_PLAYERS, RNG, TERMINAL
 from treasure_core.kernels import init_header
@@ -107,6 +113,7 @@ def init(state: np.ndarray, params: np.ndarray, seed: int) -> None:
     # The jungle features do nothing in a single temple game: keep them out of its state.
     jungle_ahead = params[P_CAMPAIGN] or params[P_FIRST_SIDE] == JUNGLE
     state[FEATURES] = params[P_FEATURES] if jungle_ahead else 0
+    state[TRAP_ORIGIN] = params[P_TRAP_ORIGIN]
     # Team cards: shuffled, one per seat; the rest stay in the box unseen.
     for card in range(MAX_PLAYERS):
         state[TEAM_CARD + card] = card
@@ -199,10 +206,13 @@ def advance(state: np.ndarray, start: int, count: int, mover: int, skip_traps: b
 @njit(cache=True)
 def trap_landing(state, explorer):
     # Trap: back to the Guardian, then 3 forward, skipping occupied spaces and traps.
-    origin = state[GUARDIAN_POS]
-    if origin == GUARDIAN_START:
-        origin = START  # the Guardian's start is off the track; the track starts at space 0
-    return advance(state, origin, TRAP_STEPS, explorer, True)
+    if state[GUARDIAN_POS] != GUARDIAN_START:
+        return advance(state, state[GUARDIAN_POS], TRAP_STEPS, explorer, True)
+    if state[TRAP_ORIGIN] == TRAP_FROM_ROOM:
+        # Literal: from the Guardian's Room, whose next space is space 0 (the Guardian's own
+        # way); space 0 holds any number of explorers, so it is never skipped.
+        return advance(state, START, TRAP_STEPS - 1, explorer, True)
+    return advance(state, START, TRAP_STEPS, explorer, True)  # from space 0, the track's start
 
 
 @njit(cache=True)
@@ -283,14 +293,17 @@ def phase(state: np.ndarray) -> int:
 
 @njit(cache=True)
 def legal_mask(state: np.ndarray, player: int, mask: np.ndarray) -> int:
-    """The explorers `player` may move with the die showing; none unless it is its turn."""
+    """The explorers `player` may move with the die showing, or else only "no move"; none
+    unless it is its turn."""
     deciding = state[TERMINAL] == 0 and player == state[CURRENT_PLAYER] and phase(state) == PHASE_MOVE
     count = 0
     for e in range(NUM_EXPLORERS):
         legal = deciding and can_move(state, e, state[DIE])
         mask[MOVE_BASE + e] = 1 if legal else 0
         count += mask[MOVE_BASE + e]
-    return count
+    # A round that starts with everyone dark: a die other than 2 moves nobody.
+    mask[NO_MOVE] = 1 if deciding and count == 0 else 0
+    return count + mask[NO_MOVE]
 
 
 # -- scoring slots -----------------------------------------------------------------------
@@ -506,7 +519,30 @@ def release_snakes(state, explorer):
 def step(state: np.ndarray, action: int) -> None:
     """Apply the decision of the player to act; the caller checks legality (legal_mask)."""
     if phase(state) == PHASE_MOVE:
-        move_step(state, action - MOVE_BASE)
+        if action == NO_MOVE:
+            no_move_step(state)
+        else:
+            move_step(state, action - MOVE_BASE)
+
+
+@njit(cache=True)
+def no_move_step(state):
+    """The die moves nobody (every explorer dark, no 2): the turn is over, and since every
+    explorer is still in the dark, so is the round."""
+    player = state[CURRENT_PLAYER]
+    state[DECISIONS] += 1
+    state[NO_MOVES] += 1
+    state[LAST_PLAYER] = player
+    state[LAST_EXPLORER] = NOBODY
+    state[LAST_ROLL] = state[DIE]
+    state[LAST_FROM] = NOBODY
+    state[LAST_TO] = NOBODY
+    state[LAST_CAUGHT] = NOBODY
+    state[LAST_EVENTS] = EVENT_NO_MOVE
+    if end_of_turn(state):
+        return
+    state[CURRENT_PLAYER] = (player + 1) % state[NUM_PLAYERS]
+    roll_die(state)
 
 
 @njit(cache=True)
@@ -557,11 +593,17 @@ def resolve_move(state, player, explorer, start, roll):
     if all_on_lightless(state):
         end_by_lightless(state)
         return True
-    # A round also ends at once when it would start with every explorer in the dark (one
-    # just out of a river, the rest on lightless spaces): nobody could move but with a 2.
-    while all_dark(state):
-        if end_round(state):
-            return True
+    return end_of_turn(state)
+
+
+@njit(cache=True)
+def end_of_turn(state):
+    """ "If, at the end of a turn, all Explorers on the board are in the dark, then the round
+    ends." A round may start with everyone dark (one just out of a river, the rest on
+    lightless spaces); the next player still rolls, and a 2 moves a dark explorer. Returns
+    True when the game on this side ended."""
+    if all_dark(state):
+        return end_round(state)
     return False
 
 

@@ -59,6 +59,7 @@ from nakbe_env.state import (
     LAST_TO,
     LIGHT,
     MOVE,
+    NO_MOVE_BLOCK,
     NO_SLOT,
     NO_TOKEN,
     NOBODY,
@@ -131,6 +132,8 @@ def describe_action(state: np.ndarray, action: int, player: int | None = None) -
     block, index = ACTIONS.block_of(action)
     if block is MOVE:
         return describe_move(state, index)
+    if block is NO_MOVE_BLOCK:
+        return f"no move: every explorer is in the dark and the die shows {state[DIE]}"
     raise AssertionError(f"no words for the {block.name} block")
 
 
@@ -168,6 +171,8 @@ def _last_move(state: np.ndarray) -> str:
     """The last decision and what it set off, in words."""
     to = int(state[LAST_TO])
     events = int(state[LAST_EVENTS])
+    if state[LAST_EXPLORER] == NOBODY:
+        return f"last: player_{state[LAST_PLAYER]} rolled {state[LAST_ROLL]} and could move nobody"
     text = (
         f"last: player_{state[LAST_PLAYER]} rolled {state[LAST_ROLL]} and moved "
         f"{EXPLORER_NAMES[state[LAST_EXPLORER]]} to {'the exit' if to == EXITED else f'space {to}'}"

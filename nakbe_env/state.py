@@ -13,10 +13,12 @@ from treasure_core.layout import ActionLayout, Fields
 PHASE_MOVE = 0
 PHASES = ("move",)
 
-# The action space: which explorer the die moves.
+# The action space: which explorer the die moves, or no move when none may.
 ACTIONS = ActionLayout()
 MOVE = ACTIONS.add("move", NUM_EXPLORERS, "move explorer i (0 Purple .. 6 Black) by the die showing")
 MOVE_BASE = MOVE.start
+NO_MOVE_BLOCK = ACTIONS.add("no_move", 1, "no explorer may move with the die showing: the turn passes")
+NO_MOVE = NO_MOVE_BLOCK.start
 N_ACTIONS = ACTIONS.size
 MAX_COMPETITORS = MAX_PLAYERS  # no in-kernel opponents
 
@@ -46,6 +48,10 @@ FEATURE_RIVER = 1
 FEATURE_PASSAGE = 2
 FEATURE_SNAKES = 4
 
+# Where a trap sends an explorer while the Guardian is still on its start (option trap_origin).
+TRAP_FROM_CHAMBER = 0  # 3 forward from space 0 (the Treasure Chamber or the Jungle Entrance)
+TRAP_FROM_ROOM = 1  # literal: from the Guardian's Room (Stone Stairs); space 0 is the first step
+
 # Bits of LAST_EVENTS: what the last decision set off.
 EVENT_TRAP = 1
 EVENT_TREASURE = 2
@@ -57,11 +63,13 @@ EVENT_PASSAGE = 64
 EVENT_PASSAGE_CATCH = 128  # the passage brought the mover back to where the Guardian has been
 EVENT_SNAKES = 256
 EVENT_NEXT_GAME = 512  # An Endless Threat: the temple game ended and the jungle game began
+EVENT_NO_MOVE = 1024  # the die moved nobody (every explorer dark, no 2): the turn passed
 
 # Game params (after the shared params header), written by env.py from the options.
 P_FIRST_SIDE = PARAMS_HEADER  # TEMPLE or JUNGLE
 P_CAMPAIGN = PARAMS_HEADER + 1  # 1: An Endless Threat, temple game then jungle game
 P_FEATURES = PARAMS_HEADER + 2  # FEATURE_* bits
+P_TRAP_ORIGIN = PARAMS_HEADER + 3  # TRAP_FROM_CHAMBER or TRAP_FROM_ROOM
 
 _fields = Fields(HEADER_SIZE)
 
@@ -90,6 +98,8 @@ TOKEN_KINDS = MAX_TOKEN_VALUE + 1  # values 0..3
 BOX_TOKENS = _fields.add(NUM_SIDES * TOKEN_KINDS)  # [side, value]: tokens back in the box, unseen
 TOKEN_VALUE_COUNTS = _fields.add(NUM_SIDES * MAX_PLAYERS * TOKEN_KINDS)  # [side, seat, value] held
 MOVES_BY_SEAT = _fields.add(MAX_PLAYERS * NUM_EXPLORERS)  # [seat, explorer] -> moves made (public)
+TRAP_ORIGIN = _fields.add(1)  # TRAP_FROM_CHAMBER or TRAP_FROM_ROOM (option trap_origin)
+NO_MOVES = _fields.add(1)  # turns passed with no move (public): with MOVES_BY_SEAT, every decision
 STATE_SIZE = _fields.size
 
 SEAT_TOKENS = MAX_PLAYERS * TOKEN_KINDS  # the size of one side's block of TOKEN_VALUE_COUNTS

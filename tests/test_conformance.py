@@ -239,7 +239,7 @@ def test_the_kernel_contract_check_fails_on_a_wrong_declaration() -> None:
     short = ActionLayout()
     short.add("move", 6, "one explorer short of the action space")
     with pytest.raises(
-        AssertionError, match=r"'kernel_contract' failed for nakbe.*cover 6 actions, not the 7"
+        AssertionError, match=r"'kernel_contract' failed for nakbe.*cover 6 actions, not the 8"
     ):
         run_conformance(
             dataclasses.replace(nakbe, actions=short), {"num_players": 2}, checks=["kernel_contract"]

@@ -192,7 +192,7 @@ def test_each_game_and_the_gymnasium_ids_import_first_in_a_fresh_interpreter():
         subprocess.run([sys.executable, "-c", code], check=True, timeout=120)
     code = (
         "import gymnasium; gymnasium.make("
-        "'treasure_adapters.single_agent:treasure_envs/Nakbe-v1', opponents='bot').reset(seed=0)"
+        "'treasure_adapters.single_agent:treasure_envs/Nakbe-v2', opponents='bot').reset(seed=0)"
     )
     subprocess.run([sys.executable, "-c", code], check=True, timeout=120)
 

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from karuba_env import GAME, batch, data, kernels, observe, render
-from karuba_env.bots import heuristic_action
+from karuba_env.bots import KarubaBot, heuristic_action
 from karuba_env.data import COLS, NUM_TILES, TILE_EXIT_COUNT, TILE_EXITS, TILE_ITEM
 from karuba_env.env import EXAMPLE_LAYOUT_TEXT, parse_layout
 from karuba_env.invariants import check_invariants
@@ -317,6 +317,79 @@ def test_draft_temples_follow_the_difference_reading():
     assert {a - DRAFT_TEMPLE_BASE + 1 for a in np.flatnonzero(mask)} == {1, 2, 3, 9, 10, 11}
 
 
+# The rulebook's set-up example. The island prints its spaces as 10 to 110 degrees, so "N
+# degrees" is space N / 10 (and "go degrees" is a misprint of 90): blue beach 2 / jungle 10,
+# yellow beach 9 / jungle 1, purple beach 11 / jungle 6, brown beach 6 / jungle 7.
+SETUP_EXAMPLE = (
+    # (player, colour, beach, jungle, the rulebook's words)
+    (
+        "Henriette",
+        BLUE,
+        2,
+        10,
+        "places it at 20 degrees on the beach. She places the blue temple at 100 degrees",
+    ),
+    (
+        "Miriam",
+        YELLOW,
+        9,
+        1,
+        "places the yellow adventurer at go degrees on the beach and the yellow temple at 10",
+    ),
+    (
+        "Christina",
+        PURPLE,
+        11,
+        6,
+        "places the purple adventurer at 110 degrees on the beach and the purple temple at 60",
+    ),
+    ("Luis", BROWN, 6, 7, "places it at 60 degrees on the beach. He places the brown temple at 70 degrees"),
+)
+SETUP_EXAMPLE_LAYOUT = "6:7,2:10,11:6,9:1"  # brown, blue, purple, yellow
+
+
+def test_setup_example_every_pair_is_legal_under_the_default_distance_rule():
+    """ "Luis ... places it at 60 degrees on the beach. He places the brown temple at 70 degrees":
+    beach 6 and jungle 7, 1 apart in number but 12 numbers apart round the corner. Every pair of
+    the example is legal under the default (perimeter) reading."""
+    by_colour = {colour: (beach, jungle) for _, colour, beach, jungle, _ in SETUP_EXAMPLE}
+    assert parse_layout(SETUP_EXAMPLE_LAYOUT) == tuple(by_colour[c] for c in range(4))
+    for _, _, beach, jungle, _ in SETUP_EXAMPLE:
+        assert kernels.distance_allowed(data.DISTANCE_PERIMETER, beach, jungle)
+    state = fresh(4, layout=SETUP_EXAMPLE_LAYOUT)
+    check_invariants(state)
+    assert state[ADVENTURER_BEACH : ADVENTURER_BEACH + 4].tolist() == [6, 2, 11, 9]
+    assert state[TEMPLE_JUNGLE : TEMPLE_JUNGLE + 4].tolist() == [7, 10, 6, 1]
+
+
+def test_setup_example_drafted_in_the_rulebooks_order():
+    """Henriette, Miriam, Christina and Luis (seats 0 to 3) each place a pair in turn, as the
+    example tells it; every temple they choose is offered."""
+    state = fresh(4, layout="draft")
+    mask = np.zeros(N_ACTIONS, np.int8)
+    for seat, (_, colour, beach, jungle, _) in enumerate(SETUP_EXAMPLE):
+        assert state[CURRENT_PLAYER] == seat
+        kernels.step(state, DRAFT_ADVENTURER_BASE + colour * 11 + beach - 1)
+        kernels.legal_mask(state, seat, mask)
+        assert mask[DRAFT_TEMPLE_BASE + jungle - 1], f"jungle {jungle} refused after beach {beach}"
+        kernels.step(state, DRAFT_TEMPLE_BASE + jungle - 1)
+        check_invariants(state)
+    assert state[PHASE] == PHASE_PLAY
+    assert state[ADVENTURER_BEACH : ADVENTURER_BEACH + 4].tolist() == [6, 2, 11, 9]
+    assert state[TEMPLE_JUNGLE : TEMPLE_JUNGLE + 4].tolist() == [7, 10, 6, 1]
+
+
+def test_the_difference_house_rule_refuses_the_setup_example():
+    """distance_rule="difference" (|beach - jungle| >= 3) is a house rule: it contradicts the
+    rulebook's example, refusing Luis's brown pair (beach 6, jungle 7)."""
+    assert not kernels.distance_allowed(data.DISTANCE_DIFFERENCE, 6, 7)
+    with pytest.raises(
+        ValueError, match="brown adventurer on beach 6 is too close to its temple on jungle 7"
+    ):
+        TreasureAECEnv(GAME, layout=SETUP_EXAMPLE_LAYOUT, distance_rule="difference")
+    assert "house rule" in next(o.help for o in GAME.options if o.name == "distance_rule")
+
+
 # -- laying a tile ---------------------------------------------------------------------------
 def test_lay_a_tile_unrotated_on_a_free_field_with_its_item():
     state = build(current=EW_CRYSTAL, islands={0: {(2, 2): NS}}, num_players=2)
@@ -561,6 +634,32 @@ def test_resample_hidden_redeals_the_undrawn_order_and_others_decisions():
         observe.observe(twin, 1, b)
         assert np.array_equal(a, b)
     assert len(orders) == 30 and len(pendings) > 10
+
+
+def test_bot_breaks_ties_by_its_seed_and_replays_per_seed():
+    """Every island has the same layout and the same tiles, so bots that broke ties alike would
+    build identical islands and share every victory. Seeded bots differ, and a seed replays."""
+    from treasure_core.agents import play_game
+
+    aec = TreasureAECEnv(GAME, num_players=4)
+    shared = 0
+    single = 0
+    for game in range(6):
+        agents = [KarubaBot(10 * game + seat) for seat in range(4)]
+        winners = play_game(aec, agents, 100 + game)["winner"]
+        shared += sum(winners) == 4
+        single += sum(winners) == 1
+        again = play_game(aec, [KarubaBot(10 * game + seat) for seat in range(4)], 100 + game)["winner"]
+        assert again == winners, "the same seeds replay the same game"
+    assert shared == 0 and single >= 4
+
+
+def test_bot_ties_follow_tie_key():
+    # Laying the first tile: many fields are worth the same to the bot; which one it takes
+    # depends on the salt, and is the legal tied action with the highest tie_key.
+    state = fresh(2, seed=4, layout=EXAMPLE_LAYOUT_TEXT)
+    choices = {heuristic_action(state, 0, salt) for salt in range(40)}
+    assert len(choices) > 1
 
 
 def test_bot_plays_from_public_information():

@@ -5,9 +5,10 @@ the named offsets of nakbe_env.state and checked against the outcome the ruleboo
 
 Jungle board used (nakbe_env.data, assumed layout; test_the_layout_these_tests_use guards it):
 track 1..48, exit beyond 48; treasures 3 9 12 17 24 27 32 38 41 45; traps 15 29 43; lightless
-11 26 40; rivers 18 33; secret passage 10 <-> 31; Snakes Token on 6 (bottom left); the left
-column, bottom to top: 6 7 20 21 34 35 48. Space 0 is the Jungle Entrance; the Guardian
-starts on the Stone Stairs beside it (GUARDIAN_START).
+5 11 19; rivers 18 33; secret passage 14 <-> 23; Snakes Token on 30 (bottom left); the left
+column, bottom to top: 30 31 32 33 34 35 36 (grid column 1 beside it: 29 at the bottom, then
+42 up to 37). Space 0 is the Jungle Entrance; the Guardian starts on the Stone Stairs beside it
+(GUARDIAN_START).
 """
 
 from __future__ import annotations
@@ -19,9 +20,9 @@ from typing import Any
 
 import numpy as np
 import pytest
-from test_nakbe_rules import events, final_scores, legal, pos, slot_index
+from test_nakbe_rules import events, final_scores, legal, many_games, pos, slot_index
 
-from nakbe_env import data, kernels, observe
+from nakbe_env import data, kernels, observe, render
 from nakbe_env.env import GAME, raw_env
 from nakbe_env.invariants import check_invariants
 from nakbe_env.state import (
@@ -32,10 +33,12 @@ from nakbe_env.state import (
     END_CONDITIONS,
     END_EXIT,
     END_LAST_ONE,
+    END_LIGHTLESS,
     END_NONE,
     EVENT_CATCH,
     EVENT_EXIT,
     EVENT_NEXT_GAME,
+    EVENT_NO_MOVE,
     EVENT_PASSAGE,
     EVENT_PASSAGE_CATCH,
     EVENT_RIVER,
@@ -53,14 +56,21 @@ from nakbe_env.state import (
     GUARDIAN_START,
     IN_RIVER,
     LAST_CAUGHT,
+    LAST_EXPLORER,
+    LAST_PLAYER,
+    LAST_ROLL,
     LAST_TO,
     LIGHT,
+    N_ACTIONS,
+    NO_MOVE,
+    NO_MOVES,
     NO_SLOT,
     NO_TOKEN,
     OFF_BOARD,
     P_CAMPAIGN,
     P_FEATURES,
     P_FIRST_SIDE,
+    P_TRAP_ORIGIN,
     ROUND,
     SEAT_TOKENS,
     SIDE,
@@ -97,7 +107,7 @@ def make_params(
     num_players: int = 4, side: int = JUNGLE, campaign: bool = False, features: int = ALL_FEATURES
 ) -> np.ndarray:
     """The params env._game_params would write: header, then side, campaign, features."""
-    params = np.zeros(P_FEATURES + 1, np.int32)
+    params = np.zeros(P_TRAP_ORIGIN + 1, np.int32)  # trap_origin 0: from the Jungle Entrance
     params[P_NUM_PLAYERS] = num_players
     params[P_REWARD_MODE] = REWARD_WIN_LOSS
     params[P_FIRST_SIDE] = side
@@ -202,6 +212,8 @@ def build(
         assert space == START or 1 <= space <= data.TRACK_LENGTHS[side]
         assert not (space == START and (name in dark or name in river)), "the start has no dark side"
         assert not (space != START and flags[space] & data.TRAP), "nobody stays on a trap"
+        lightless = space != START and flags[space] & data.LIGHTLESS
+        assert not (lightless and name not in dark), "a lightless space has no light side"
         assert name not in river or flags[space] & data.RIVER
         state[EXPLORER_POS + e] = space
         state[EXPLORER_DARK + e] = IN_RIVER if name in river else DARK if name in dark else LIGHT
@@ -297,11 +309,15 @@ def test_the_layout_these_tests_use():
     assert data.JUNGLE_TRACK_LENGTH == 48
     assert spaces(data.TREASURE) == [3, 9, 12, 17, 24, 27, 32, 38, 41, 45]
     assert spaces(data.TRAP) == [15, 29, 43]
-    assert spaces(data.LIGHTLESS) == [11, 26, 40]
+    assert spaces(data.LIGHTLESS) == [5, 11, 19]
     assert spaces(data.RIVER) == [18, 33]
-    assert spaces(data.PASSAGE) == [10, 31] == [LOW_END, HIGH_END]
-    assert spaces(data.SNAKES) == [6] == [SNAKES_SPACE]
-    assert data.SNAKE_COLUMN.tolist() == [6, 7, 20, 21, 34, 35, 48]
+    assert spaces(data.PASSAGE) == [14, 23] == [LOW_END, HIGH_END]
+    assert spaces(data.SNAKES) == [30] == [SNAKES_SPACE]
+    assert data.SNAKE_COLUMN.tolist() == [30, 31, 32, 33, 34, 35, 36]
+    assert [s for s in range(1, data.JUNGLE_TRACK_LENGTH + 1) if data.JUNGLE_GRID[s][1] == 1] == [
+        29,
+        *range(37, 43),
+    ]
     assert flags[START] == 0
 
 
@@ -365,11 +381,12 @@ def test_jungle_set_up_guardian_on_the_stairs_explorers_at_the_entrance_10_token
 
 
 # -- Example 8: the snakes ---------------------------------------------------------------------
-# Guardian on the entrance (round 2 or later). Yellow on 2 (light) rolls 4: 3, 4, 5, 6 -> the
-# Snakes Token. Red on 20 and Green on 34 are in the left column (Red lower); Purple 8, Brown
-# 19, Blue 22 and Black 36 sit in the column beside it (column 1) and must not be touched.
+# Guardian on the entrance (round 2 or later). Yellow on 26 (light) rolls 4: 27, 28, 29 (a trap
+# counts as a space on the way), 30 -> the Snakes Token. Red on 31 and Green on 35 are in the
+# left column (Red lower); Purple 37, Black 39, Brown 40 and Blue 42 sit in the column beside it
+# (column 1) and must not be touched.
 EXAMPLE_8 = dict(
-    board={"yellow": 2, "red": 20, "green": 34, "purple": 8, "brown": 19, "blue": 22, "black": 36},
+    board={"yellow": 26, "red": 31, "green": 35, "purple": 37, "brown": 40, "blue": 42, "black": 39},
     dark=("red", "green", "blue", "black"),
     guardian=START,
     die=4,
@@ -377,6 +394,10 @@ EXAMPLE_8 = dict(
 
 
 def test_example_8_the_snakes_catch_the_mover_then_the_left_column_bottom_to_top():
+    """ "Yellow ends their move on the space with the Snakes Token and is immediately removed
+    from the Game Board. After that, the snakes catch Red, then Green. Yellow receives the
+    lowest available Jungle Scoring Token ("1"). Red receives the next one ("2"), and Green the
+    next one ("3")." """
     state = build(**EXAMPLE_8)
     assert state[SNAKES_WAITING] == 1
     before = state.copy()
@@ -416,11 +437,12 @@ def test_a_round_ends_when_the_snakes_take_the_last_explorer_in_the_light():
 
 
 def test_passing_over_the_snakes_token_does_not_release_them():
-    # Yellow rolls 6 instead: 3, 4, 5, 6, 7, (Purple on 8), 9. Only ending a move there counts.
+    # Yellow rolls 6 instead: 27, 28, 29, 30, (Red on 31), 32, 33 (a river). Only ending a move
+    # on the token counts.
     state = build(**EXAMPLE_8 | {"die": 6})
     before = state.copy()
     move(state, "yellow")
-    assert pos(state, "yellow") == 9 and state[SNAKES_WAITING] == 1
+    assert pos(state, "yellow") == 33 and state[SNAKES_WAITING] == 1
     assert not events(state) & EVENT_SNAKES
     unchanged_except(before, state, {"yellow"})
 
@@ -437,11 +459,11 @@ def test_without_the_snakes_option_the_token_space_is_a_plain_space():
 
 
 def test_the_snakes_are_released_only_once():
-    # Yellow on 2 rolls 3 (skipping Purple on 3) onto the token: Yellow and Red (21) are caught.
-    # Then Green walks into the left column (19 -> 20) and Purple ends on the token's space:
-    # nothing more happens.
+    """ "The snakes are released only once in a game." Yellow on 26 rolls 3 (skipping Purple on
+    27) onto the token: Yellow and Red (31) are caught. Then Green walks into the left column
+    (24 -> 31, over the token) and Purple ends on the token's space: nothing more happens."""
     state = build(
-        board={"yellow": 2, "purple": 3, "red": 21, "green": 19, "blue": 12, "brown": 25, "black": 30},
+        board={"yellow": 26, "purple": 27, "red": 31, "green": 24, "blue": 12, "brown": 40, "black": 42},
         dark=("red", "brown", "black"),
         guardian=START,
         die=3,
@@ -449,14 +471,14 @@ def test_the_snakes_are_released_only_once():
     move(state, "yellow")
     assert events(state) & EVENT_SNAKES and state[SNAKES_WAITING] == 0
     assert all_slot_values(state) == {name: {"yellow": 1, "red": 2}.get(name) for name in NAMES}
-    move(state, "green", die=1)
-    assert pos(state, "green") == 20
+    move(state, "green", die=6)  # 25, 26, (Purple on 27), 28, 29, 30, 31
+    assert pos(state, "green") == 31
     before = state.copy()
     move(state, "purple", die=3)
     assert pos(state, "purple") == SNAKES_SPACE and side_of_space(state, "purple") == DARK
     assert not events(state) & EVENT_SNAKES
     unchanged_except(before, state, {"purple"})
-    assert pos(state, "green") == 20
+    assert pos(state, "green") == 31
     assert all_slot_values(state) == {name: {"yellow": 1, "red": 2}.get(name) for name in NAMES}
 
 
@@ -464,15 +486,15 @@ def test_the_snakes_are_released_only_once():
     "green, yellow_slot, red_slot",
     [
         # Green outside the column: the mover takes 5, Red 6, and Green, the last one, the 8.
-        pytest.param(30, 5, 6, id="last-one-outside-the-column"),
+        pytest.param(40, 5, 6, id="last-one-outside-the-column"),
         # Green in the column too: the game ends as soon as Red, the second to last, is caught
         # (end B "immediately"), so Green is never reached and takes the 8.
-        pytest.param(34, 5, 6, id="last-one-in-the-column"),
+        pytest.param(35, 5, 6, id="last-one-in-the-column"),
     ],
 )
 def test_snakes_catching_the_second_to_last_explorer_ends_the_game(green, yellow_slot, red_slot):
     state = build(
-        board={"yellow": 2, "red": 20, "green": green},
+        board={"yellow": 26, "red": 31, "green": green},
         dark=("red", "green"),
         slots={"purple": 1, "blue": 2, "brown": 3, "black": 4},
         guardian=START,
@@ -489,7 +511,7 @@ def test_snakes_catching_the_second_to_last_explorer_ends_the_game(green, yellow
 
 def test_the_snakes_mover_as_second_to_last_leaves_the_8_to_the_other():
     state = build(
-        board={"yellow": 2, "red": 13},
+        board={"yellow": 26, "red": 13},
         dark=("red",),
         slots={"purple": 1, "blue": 2, "brown": 3, "black": 4, "green": 5},
         guardian=START,
@@ -501,13 +523,14 @@ def test_the_snakes_mover_as_second_to_last_leaves_the_8_to_the_other():
 
 
 def test_a_trap_that_re_routes_onto_the_snakes_token_releases_them():
-    # Guardian on 3. Red on 12 rolls 3: 13, 14, the trap 15; back to the Guardian's 3 and 3 on:
-    # 4, 5, 6, the token. Red is caught, then the snakes take Green on 7 (the column).
+    # Guardian on 26. Red on 28 rolls 1 onto the trap 29; back to the Guardian's 26 and 3 on:
+    # 27, 28 (Red's own space, free now), (the trap 29, not counted), 30, the token. Red is
+    # caught, then the snakes take Green on 34 (the column).
     state = build(
-        board={"red": 12, "green": 7, "purple": 9, "yellow": 16, "blue": 22, "brown": 25, "black": 27},
+        board={"red": 28, "green": 34, "purple": 37, "yellow": 39, "blue": 40, "brown": 42, "black": 44},
         dark=("green", "yellow", "blue", "brown", "black"),
-        guardian=3,
-        die=3,
+        guardian=26,
+        die=1,
     )
     before = state.copy()
     move(state, "red")
@@ -548,7 +571,7 @@ def test_without_the_river_option_a_river_space_is_a_plain_space():
     assert pos(state, "red") == 18 and side_of_space(state, "red") == DARK
     assert not events(state) & EVENT_RIVER
     # All dark except Purple; when Purple moves the round ends and Red returns to the light.
-    move(state, "purple", die=4)  # 9, 10 (the passage, not in use), 12, 13; 11 is occupied
+    move(state, "purple", die=4)  # 9, 10, 12, 13; 11 is occupied
     assert events(state) & EVENT_ROUND_END
     assert side_of_space(state, "red") == LIGHT
 
@@ -588,43 +611,102 @@ def test_the_river_holds_an_explorer_on_the_dark_side_for_one_more_round():
     assert "red" in legal(state)
 
 
-@pytest.mark.parametrize("river_on", [True, False])
-def test_a_round_that_starts_with_everyone_in_the_dark_ends_at_once(river_on):
-    # Purple, Yellow, Blue hold 1 to 3. Green 11, Red 26 and Brown 40 are on lightless spaces;
-    # Black on 30 rolls 3 (31, 32, 33) into the river, the last explorer in the light. The round
-    # ends: the Guardian moves 1 -> 6; everyone else stays dark and Black leaves the river for the
-    # dark side, so the next round would start with nobody movable but with a 2: it ends at once,
-    # the Guardian moves 6 -> 11 and catches Green, and Black returns to the light.
-    # Without the river, Black simply returns to the light after the first round end.
-    state = build(
-        board={"green": 11, "red": 26, "brown": 40, "black": 30},
-        dark=("green", "red", "brown"),
-        slots={"purple": 1, "yellow": 2, "blue": 3},
-        guardian=1,
-        die=3,
+def dark_round_position(river_on: bool = True) -> np.ndarray:
+    """Purple, Yellow, Blue, Brown hold 1 to 4. Green 11 and Red 19 are on lightless spaces;
+    Black on 31, the last explorer in the light, rolls 2 (32, 33) into the river. Seat 2 moves."""
+    return build(
+        board={"green": 11, "red": 19, "black": 31},
+        dark=("green", "red"),
+        slots={"purple": 1, "yellow": 2, "blue": 3, "brown": 4},
+        guardian=START,
+        die=2,
         features=ALL_FEATURES if river_on else FEATURE_PASSAGE | FEATURE_SNAKES,
         player=2,
     )
+
+
+@pytest.mark.parametrize("river_on", [True, False])
+def test_a_round_may_start_with_every_explorer_in_the_dark(river_on):
+    # Black's move into the river ends the round ("If, at the end of a turn, all Explorers on
+    # the board are in the dark, then the round ends"): the Guardian moves 0 -> 5. Green and
+    # Red stay dark (lightless), and Black leaves the river for the dark side: the next round
+    # starts with everyone dark, and it is played. Without the river, Black returns to the light.
+    state = dark_round_position(river_on)
     move(state, "black")
     assert pos(state, "black") == 33
-    assert events(state) & EVENT_ROUND_END
-    assert side_of_space(state, "black") == LIGHT
-    assert all(side_of_space(state, n) == DARK for n in ("red", "brown"))
+    assert events(state) & EVENT_ROUND_END and not events(state) & EVENT_CATCH
+    assert state[ROUND] == 2 and state[GUARDIAN_POS] == 5
     assert state[TERMINAL] == 0 and state[CURRENT_PLAYER] == 3
-    if river_on:
-        assert events(state) & EVENT_RIVER and events(state) & EVENT_CATCH
-        assert state[ROUND] == 3 and state[GUARDIAN_POS] == 11
-        assert pos(state, "green") == OFF_BOARD and slot_value(state, "green") == 4
-        assert state[LAST_CAUGHT] == IDX["green"]
-    else:
-        assert not events(state) & (EVENT_RIVER | EVENT_CATCH)
-        assert state[ROUND] == 2 and state[GUARDIAN_POS] == 6
-        assert pos(state, "green") == 11 and side_of_space(state, "green") == DARK
+    assert side_of_space(state, "green") == side_of_space(state, "red") == DARK
+    assert side_of_space(state, "black") == (DARK if river_on else LIGHT)
+    assert bool(events(state) & EVENT_RIVER) == river_on
+    state[DIE] = 4
+    assert legal(state) == (set() if river_on else {"black"})
+
+
+def test_in_a_round_that_starts_dark_a_2_moves_a_dark_explorer_and_the_round_ends():
+    # A 2 moves an explorer "even in the dark": the next player may move any of the three. Red
+    # moves 19 -> 20, 21; at the end of that turn everyone is dark again, so the round ends: the
+    # Guardian moves 5 -> 10, Red and Black (out of the river a whole round) return to the light.
+    state = dark_round_position()
+    move(state, "black")
+    state[DIE] = 2
+    assert legal(state) == {"green", "red", "black"}
+    mask = np.zeros(N_ACTIONS, np.int8)
+    kernels.legal_mask(state, int(state[CURRENT_PLAYER]), mask)
+    assert not mask[NO_MOVE], "no pass while a move is possible"
+    move(state, "red")
+    assert pos(state, "red") == 21
+    assert events(state) & EVENT_ROUND_END and not events(state) & EVENT_NO_MOVE
+    assert state[ROUND] == 3 and state[GUARDIAN_POS] == 10 and state[CURRENT_PLAYER] == 0
+    assert side_of_space(state, "red") == side_of_space(state, "black") == LIGHT
+    assert side_of_space(state, "green") == DARK
+
+
+@pytest.mark.parametrize("die", [1, 3, 4, 6])
+def test_in_a_round_that_starts_dark_any_other_roll_is_one_forced_no_move_and_the_round_ends(die):
+    # No explorer may move: the only action is "no move", one decision; then the round ends.
+    state = dark_round_position()
+    move(state, "black")
+    state[DIE] = die
+    decisions = int(state[DECISIONS])
+    mask = np.zeros(N_ACTIONS, np.int8)
+    assert kernels.legal_mask(state, 3, mask) == 1 and np.flatnonzero(mask).tolist() == [NO_MOVE]
+    assert (
+        render.describe_action(state, NO_MOVE)
+        == f"no move: every explorer is in the dark and the die shows {die}"
+    )
+    kernels.step(state, NO_MOVE)
+    check_invariants(state)
+    assert events(state) == EVENT_NO_MOVE | EVENT_ROUND_END
+    assert state[DECISIONS] == decisions + 1 and state[NO_MOVES] == 1
+    assert state[LAST_PLAYER] == 3 and state[LAST_ROLL] == die and state[LAST_EXPLORER] == -1
+    assert state[ROUND] == 3 and state[GUARDIAN_POS] == 10 and state[CURRENT_PLAYER] == 0
+    assert {name: pos(state, name) for name in ("green", "red", "black")} == {
+        "green": 11,
+        "red": 19,
+        "black": 33,
+    }
+    assert side_of_space(state, "black") == LIGHT and side_of_space(state, "red") == DARK
+
+
+def test_the_no_move_action_through_the_env_and_its_words():
+    game = raw_env(board="jungle", render_mode="ansi")
+    game.reset(seed=0)
+    state = dark_round_position()
+    move(state, "black")
+    state[DIE] = 3
+    game.set_state(state)
+    assert game.agent_selection == "player_3"
+    assert game.legal_actions() == [NO_MOVE]
+    game.step(NO_MOVE)
+    assert game.agent_selection == "player_0" and game.get_state()[ROUND] == 3
+    assert "last: player_3 rolled 3 and could move nobody" in game.render()
 
 
 # -- the secret passage --------------------------------------------------------------------------
 # The rest of the explorers for the passage positions: Yellow light keeps the round going.
-PASSAGE_REST = {"yellow": 2, "green": 13, "brown": 22, "black": 37}
+PASSAGE_REST = {"yellow": 2, "green": 10, "brown": 26, "black": 37}
 PASSAGE_DARK = ("green", "brown", "black")
 
 
@@ -632,11 +714,16 @@ PASSAGE_DARK = ("green", "brown", "black")
 @pytest.mark.parametrize(
     "red, die, landing, far_end",
     [
-        pytest.param(8, 2, LOW_END, HIGH_END, id="forward-10-to-31"),
-        pytest.param(30, 1, HIGH_END, LOW_END, id="backward-31-to-10"),
+        pytest.param(12, 2, LOW_END, HIGH_END, id="forward-14-to-23"),
+        pytest.param(22, 1, HIGH_END, LOW_END, id="backward-23-to-14"),
     ],
 )
 def test_the_secret_passage_leads_to_its_other_end_on_the_dark_side(red, die, landing, far_end, occupied):
+    """ "The Explorer who ends their move on a space with the secret passage is immediately
+    moved to the opposite space of the secret passage and placed on dark side of the space. If
+    the opposite space is occupied by another Explorer, the two Explorers swap places (and both
+    are placed on the dark side of their respective spaces)." It is "a shortcut (or a
+    fallback!)": from 14 forward to 23, from 23 back to 14, ahead of the Guardian."""
     # With `occupied`, Blue waits in the light at the far end: the two swap, both on the dark side.
     blue = far_end if occupied else 24
     state = build(
@@ -659,15 +746,18 @@ def test_the_secret_passage_leads_to_its_other_end_on_the_dark_side(red, die, la
 @pytest.mark.parametrize(
     "guardian, slots, caught_slot",
     [
-        # The far end 10 is the Guardian's own space; slots 1 and 3 are taken: Red takes the 2.
+        # The far end 14 is the Guardian's own space; slots 1 and 3 are taken: Red takes the 2.
         pytest.param(LOW_END, {"purple": 1, "green": 3}, 2, id="onto-the-guardian"),
-        # The Guardian on 14 has passed 10; slots 1, 2, 4 are taken: Red takes the 3.
-        pytest.param(14, {"purple": 1, "yellow": 2, "green": 4}, 3, id="behind-the-guardian"),
+        # The Guardian on 17 has passed 14; slots 1, 2, 4 are taken: Red takes the 3.
+        pytest.param(17, {"purple": 1, "yellow": 2, "green": 4}, 3, id="behind-the-guardian"),
     ],
 )
 def test_a_passage_back_to_where_the_guardian_is_or_has_been_catches(guardian, slots, caught_slot):
-    rest = {"yellow": 16, "blue": 24, "brown": 27, "black": 37, "purple": 19, "green": 22}
-    board = {name: space for name, space in rest.items() if name not in slots} | {"red": 30}
+    """ "If the secret passage brings an Explorer on a space occupied by the Guardian, or on any
+    space that the Guardian already passed, then that Explorer is removed from the Game Board,
+    as if the Guardian had caught them." """
+    rest = {"yellow": 24, "blue": 25, "brown": 27, "black": 37, "purple": 20, "green": 21}
+    board = {name: space for name, space in rest.items() if name not in slots} | {"red": 22}
     state = build(
         board=board,
         dark=tuple(name for name in ("brown", "black", "purple") if name in board),
@@ -688,10 +778,10 @@ def test_a_passage_back_to_where_the_guardian_is_or_has_been_catches(guardian, s
 
 def test_a_passage_catch_of_the_second_to_last_explorer_ends_the_game():
     state = build(
-        board={"red": 30, "blue": 35},
+        board={"red": 22, "blue": 35},
         dark=("blue",),
         slots={"purple": 1, "yellow": 2, "green": 3, "brown": 4, "black": 5},
-        guardian=12,
+        guardian=17,
         die=1,
     )
     move(state, "red")
@@ -704,13 +794,13 @@ def test_a_passage_catch_of_the_second_to_last_explorer_ends_the_game():
     "board, dark, guardian, die, landing",
     [
         pytest.param(
-            PASSAGE_REST | {"red": 8, "purple": 4, "blue": 24}, PASSAGE_DARK, START, 2, LOW_END, id="low-end"
+            PASSAGE_REST | {"red": 12, "purple": 4, "blue": 24}, PASSAGE_DARK, START, 2, LOW_END, id="low-end"
         ),
-        # The Guardian on 14 has passed the low end: still no passage, so no catch.
+        # The Guardian on 17 has passed the low end: still no passage, so no catch.
         pytest.param(
-            {"red": 30, "yellow": 16, "green": 22, "brown": 27, "black": 37, "purple": 19, "blue": 24},
+            {"red": 22, "yellow": 24, "green": 21, "brown": 27, "black": 37, "purple": 20, "blue": 25},
             ("brown", "black"),
-            14,
+            17,
             1,
             HIGH_END,
             id="high-end",
@@ -727,12 +817,12 @@ def test_without_the_passage_option_its_ends_are_plain_spaces(board, dark, guard
 
 
 def test_a_trap_that_re_routes_onto_the_passage_takes_it():
-    # Guardian on 7. Red on 13 rolls 2: 14, the trap 15; back to 7 and 3 on: 8, 9, 10, the low end
-    # of the passage, which leads to 31.
+    # Guardian on 11. Red on 13 rolls 2: 14, the trap 15; back to 11 and 3 on: 12, 13 (Red's own
+    # space, free now), 14, the low end of the passage, which leads to 23.
     state = build(
-        board={"red": 13, "purple": 12, "yellow": 16, "green": 22, "blue": 24, "brown": 27, "black": 37},
+        board={"red": 13, "purple": 16, "yellow": 20, "green": 22, "blue": 24, "brown": 27, "black": 37},
         dark=("yellow", "green", "blue"),
-        guardian=7,
+        guardian=11,
         die=2,
     )
     move(state, "red")
@@ -741,16 +831,31 @@ def test_a_trap_that_re_routes_onto_the_passage_takes_it():
     assert pos(state, "red") == HIGH_END and side_of_space(state, "red") == DARK
 
 
+@pytest.mark.parametrize("use_bot", [False, True], ids=["random", "bot"])
+def test_the_jungle_features_play_their_roles(use_bot):
+    """Over 2,000 four-player Jungle games (every feature on; docs: The Jungle board layout):
+    "The secret passage allows for a shortcut (or a fallback!)": taken forward it is never a
+    catch, and taken back it mostly lands ahead of the Guardian. The Snakes Token, "at the
+    bottom left of the Game Board", waits for mid-game: it never strikes in round 1. End C
+    stays "highly unlikely"."""
+    out = many_games(JUNGLE, 2000, use_bot)
+    ends, snakes_round = out[:, 0], out[:, 1]
+    forward, back, forward_caught, back_caught = out[:, 2:].sum(axis=0)
+    assert forward > 2000 and forward_caught == 0
+    assert back > 500 and back_caught / back < 0.5
+    assert (snakes_round == 1).mean() == 0 and np.median(snakes_round[snakes_round > 0]) >= 4
+    assert 0.3 < (snakes_round > 0).mean() < 0.9, "the snakes strike in some games, not all"
+    assert (ends == END_LIGHTLESS).mean() < 0.01
+
+
 # -- Example 7: campaign scoring -----------------------------------------------------------------
-# Example 7's team (Red, Brown, Black) is on no team card: the assumed cards are the lines of
-# the Fano plane, and any two lines meet, while this team shares nobody with Example 6's
-# (Yellow, Blue, Purple, card 0). Three cards each hold two of Red, Brown, Black:
-#   card 4 = red, brown, purple; card 3 = blue, red, black; card 5 = brown, black, yellow.
-# Scoring tokens (temple + jungle): Red 2 + 8, Brown 5 + 2, Black 6 + 3 as in the example;
-# Purple 4 + 5 = 9, the same total as Black; Blue 8 + 6 = 14; Yellow 1 + 1 = 2; Green 3 + 4.
+# Example 7's team (Red, Brown, Black) is team card 1. Scoring tokens (temple + jungle): Red
+# 2 + 8, Brown 5 + 2, Black 6 + 3 as in the example; Purple 4 + 5, Yellow 1 + 1, Green 3 + 4,
+# Blue 8 + 6 fill the rest. Seats 1 and 2 hold cards 0 (Purple, Yellow, Blue) and 2 (Purple,
+# Yellow, Red).
 EXAMPLE_7_TEMPLE = {"red": 2, "brown": 5, "black": 6, "purple": 4, "yellow": 1, "green": 3, "blue": 8}
 EXAMPLE_7_JUNGLE = {"red": 8, "brown": 2, "black": 3, "purple": 5, "yellow": 1, "green": 4, "blue": 6}
-EXAMPLE_7_CARDS = [4, 3, 5]
+EXAMPLE_7_CARDS = [1, 0, 2]
 EXAMPLE_7_HOLDINGS = {
     (TEMPLE, 0): [0, 1, 2],  # "3 Temple Treasure Tokens with total values of 3 (0+1+2)"
     (JUNGLE, 0): [1, 1],  # "2 Jungle Treasure Tokens with total values of 2 (1+1)"
@@ -764,10 +869,10 @@ EXAMPLE_7_HOLDINGS = {
 def example_7_near_end() -> np.ndarray:
     """The jungle game of a 3-player campaign, one move from its end: Yellow, Brown, Black and
     Green hold the jungle tokens 1 to 4; Red on 46 (light) rolls 3 (47, 48, out); Blue on 44 is
-    nearer the exit than Purple on 30, so they take 6 and 5."""
+    nearer the exit than Purple on 28, so they take 6 and 5."""
     caught = {name: EXAMPLE_7_JUNGLE[name] for name in ("yellow", "brown", "black", "green")}
     return build(
-        board={"red": 46, "blue": 44, "purple": 30},
+        board={"red": 46, "blue": 44, "purple": 28},
         dark=("blue", "purple"),
         slots=caught,
         guardian=25,
@@ -782,26 +887,21 @@ def example_7_near_end() -> np.ndarray:
 
 
 def test_example_7_both_games_scoring_tokens_and_treasures_are_summed():
-    """Seat 0 holds card 4 (Red, Brown, Purple) and Example 7's treasures. Purple's two scoring
-    tokens total 9, exactly Black's (6 + 3), so the card's team points are the example's team
-    points: (2+8) + (5+2) + (6+3) = 26, and the final score 26 + 3 + 2 = 31. The kernels' sum
-    over Black itself is checked through the three cards that each hold two of Red, Brown and
-    Black: their team points add up to 2 x (Red + Brown + Black) + Purple + Blue + Yellow."""
+    """ "Red, Brown, and Black were in your team. You collected 3 Temple Treasure Tokens with
+    total values of 3 (0+1+2) and 2 Jungle Treasure Tokens with total values of 2 (1+1). You
+    score (2+8)+(5+2)+(6+3)=26 victory points for your team. Your final score is 31 victory
+    points." Seat 0 holds that team, card 1, and plays the campaign's last move."""
+    assert sorted(NAMES[e] for e in data.TEAM_CARDS[1]) == ["black", "brown", "red"]
     state = example_7_near_end()
     move(state, "red")
     assert state[TERMINAL] == 1 and state[END_CONDITIONS + JUNGLE] == END_EXIT
     assert all_slot_values(state, TEMPLE) == EXAMPLE_7_TEMPLE
     assert all_slot_values(state, JUNGLE) == EXAMPLE_7_JUNGLE
+    assert kernels.team_points(state, 1) == (2 + 8) + (5 + 2) + (6 + 3) == 26
     points, tiebreaks = final_scores(state)
-    assert points[0] == 31 and tiebreaks[0] == 5
+    assert points[0] == 31 and tiebreaks[0] == 3 + 2
     totals = {name: EXAMPLE_7_TEMPLE[name] + EXAMPLE_7_JUNGLE[name] for name in NAMES}
-    assert sorted(NAMES[e] for e in data.TEAM_CARDS[4]) == ["brown", "purple", "red"]
-    assert sorted(NAMES[e] for e in data.TEAM_CARDS[3]) == ["black", "blue", "red"]
-    assert sorted(NAMES[e] for e in data.TEAM_CARDS[5]) == ["black", "brown", "yellow"]
-    team_sum = sum(points) - sum(tiebreaks)
-    assert (team_sum - totals["purple"] - totals["blue"] - totals["yellow"]) % 2 == 0
-    assert (team_sum - totals["purple"] - totals["blue"] - totals["yellow"]) // 2 == 26
-    assert points == [31, 38, 20] and tiebreaks == [5, 5, 2]
+    assert points == [31, 30, 23] and tiebreaks == [5, 5, 2]
     assert all(
         kernels.team_points(state, card) == sum(totals[NAMES[e]] for e in data.TEAM_CARDS[card])
         for card in range(data.MAX_PLAYERS)
@@ -816,13 +916,15 @@ def test_a_whole_campaign_ends_through_the_env_with_both_games_in_the_infos():
     assert not any(game.terminations.values()) and all(r == 0 for r in game.rewards.values())
     game.step(IDX["red"])
     assert all(game.terminations.values())
-    assert game.rewards == {"player_0": -1.0, "player_1": 1.0, "player_2": -1.0}
+    assert game.rewards == {"player_0": 1.0, "player_1": -1.0, "player_2": -1.0}
     infos = game.infos
-    assert [infos[f"player_{p}"]["score"] for p in range(3)] == [31, 38, 20]
+    assert [infos[f"player_{p}"]["score"] for p in range(3)] == [31, 30, 23]
+    # "It is now time to reveal your Team Card!": the final infos show every seat's card.
+    assert all(infos[f"player_{p}"]["team_cards"] == tuple(EXAMPLE_7_CARDS) for p in range(3))
     assert [infos[f"player_{p}"]["treasure_points"] for p in range(3)] == [5, 5, 2]
     assert [infos[f"player_{p}"]["temple_treasure_points"] for p in range(3)] == [3, 3, 2]
     assert [infos[f"player_{p}"]["jungle_treasure_points"] for p in range(3)] == [2, 2, 0]
-    assert [infos[f"player_{p}"]["winner"] for p in range(3)] == [False, True, False]
+    assert [infos[f"player_{p}"]["winner"] for p in range(3)] == [True, False, False]
     info = infos["player_0"]
     assert info["temple_slot_values"] == tuple(EXAMPLE_7_TEMPLE[name] for name in NAMES)
     assert info["jungle_slot_values"] == tuple(EXAMPLE_7_JUNGLE[name] for name in NAMES)
@@ -1055,9 +1157,9 @@ def test_list_shows_the_new_options(capsys):
 
 # -- play in the terminal ------------------------------------------------------------------------
 def piped_play(monkeypatch, capsys, argv: list[str]) -> str:
-    """`treasure-envs play ...` with stdin piped: the moves 0..6 over and over (illegal ones are
-    refused and the next line is read), far more lines than a game needs."""
-    monkeypatch.setattr("sys.stdin", io.StringIO("0\n1\n2\n3\n4\n5\n6\n" * 3000))
+    """`treasure-envs play ...` with stdin piped: the actions 0..7 over and over (illegal ones
+    are refused and the next line is read), far more lines than a game needs."""
+    monkeypatch.setattr("sys.stdin", io.StringIO("".join(f"{a}\n" for a in range(N_ACTIONS)) * 3000))
     assert main(argv) == 0
     return capsys.readouterr().out
 

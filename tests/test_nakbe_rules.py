@@ -3,13 +3,16 @@ around them, each set up through the named offsets of nakbe_env.state and checke
 outcome the rulebook states.
 
 Board used (nakbe_env.data, assumed layout): track 1..47, exit beyond 47;
-treasures 3 5 8 12 16 18 21 25 28 33 35 42 45; traps 6 14 23 31 40; lightless 11 20 29 38.
+treasures 3 5 8 12 16 18 21 25 28 33 35 42 45; traps 6 14 23 31 40; lightless 7 15 22.
 """
 
 import numpy as np
 import pytest
+from numba import njit
 
 from nakbe_env import batch, data, kernels
+from nakbe_env.bots import heuristic_action
+from nakbe_env.env import raw_env
 from nakbe_env.state import (
     DIE,
     END_CONDITIONS,
@@ -19,7 +22,10 @@ from nakbe_env.state import (
     END_NONE,
     EVENT_CATCH,
     EVENT_EXIT,
+    EVENT_PASSAGE,
+    EVENT_PASSAGE_CATCH,
     EVENT_ROUND_END,
+    EVENT_SNAKES,
     EVENT_TRAP,
     EVENT_TREASURE,
     EXITED,
@@ -31,16 +37,23 @@ from nakbe_env.state import (
     LAST_EVENTS,
     LAST_TO,
     MOVES_BY_SEAT,
+    N_ACTIONS,
+    NO_MOVE,
     NO_SLOT,
     NO_TOKEN,
     NOBODY,
     OFF_BOARD,
     ROUND,
+    SIDE,
+    SNAKES_WAITING,
     SPACE_TOKEN,
     STATE_SIZE,
     TEAM_CARD,
     TOKEN_KINDS,
     TOKEN_VALUE_COUNTS,
+    TRAP_FROM_CHAMBER,
+    TRAP_FROM_ROOM,
+    TRAP_ORIGIN,
 )
 from nakbe_env.state import GUARDIAN_START as GUARDIAN_ROOM
 from nakbe_env.state import START as CHAMBER
@@ -61,9 +74,15 @@ def slot_index(value: int) -> int:
     return int(matches[0])
 
 
-def fresh(num_players: int = 4, seed: int = 0, reward_mode: int = REWARD_WIN_LOSS) -> np.ndarray:
+def fresh(
+    num_players: int = 4,
+    seed: int = 0,
+    reward_mode: int = REWARD_WIN_LOSS,
+    trap_origin: int = TRAP_FROM_CHAMBER,
+) -> np.ndarray:
     state = np.zeros(STATE_SIZE, np.int32)
-    params = [num_players, reward_mode, data.TEMPLE, 0, 0]  # header; side, campaign, features
+    # header; side, campaign, features, trap origin
+    params = [num_players, reward_mode, data.TEMPLE, 0, 0, trap_origin]
     kernels.init(state, np.array(params, np.int32), seed)
     return state
 
@@ -93,6 +112,8 @@ def build(
         assert space == CHAMBER or 1 <= space <= data.TEMPLE_TRACK_LENGTH
         assert not (space == CHAMBER and name in dark), "the chamber has no dark side"
         assert not (space != CHAMBER and TEMPLE_FLAGS[space] & data.TRAP), "nobody stays on a trap"
+        lightless = space != CHAMBER and TEMPLE_FLAGS[space] & data.LIGHTLESS
+        assert not (lightless and name not in dark), "a lightless space has no light side"
         state[EXPLORER_POS + e] = space
         state[EXPLORER_DARK + e] = 1 if name in dark else 0
         state[EXPLORER_SLOT + e] = NO_SLOT
@@ -130,10 +151,11 @@ def all_slot_values(state: np.ndarray) -> dict[str, int | None]:
 
 
 def legal(state: np.ndarray) -> set[str]:
-    mask = np.zeros(data.NUM_EXPLORERS, np.int8)
+    """The explorers the player to act may move (empty when "no move" is its only action)."""
+    mask = np.zeros(N_ACTIONS, np.int8)
     count = kernels.legal_mask(state, int(state[CURRENT_PLAYER]), mask)
     names = {NAMES[e] for e in range(data.NUM_EXPLORERS) if mask[e]}
-    assert count == len(names)
+    assert count == len(names) + mask[NO_MOVE] and not (names and mask[NO_MOVE])
     return names
 
 
@@ -167,15 +189,15 @@ def final_returns(state: np.ndarray) -> list[float]:
 
 
 # -- Example 1: a roll of 4 -------------------------------------------------------------------
-# Guardian in the Treasure Chamber. Dark: Yellow 1, Green 2, Blue 4. Light: Purple 7, Brown 8,
-# Red 19, Black 24. A = 28 (Black), B = 12 (Brown; Purple skips Brown), C = trap 23 (Red), then
-# from the chamber 3 steps skipping 1, 2, 4 (occupied), 6 (trap), 7, 8 (occupied): D = 9.
+# Guardian in the Treasure Chamber. Dark: Yellow 1, Green 2, Blue 4. Light: Purple 11, Brown 12,
+# Red 19, Black 24. A = 28 (Black), B = 16 (Brown; Purple skips Brown), C = trap 23 (Red), then
+# from the chamber 3 steps skipping 1, 2, 4 (occupied) and 6 (trap): 3, 5, D = 7.
 EXAMPLE_1 = dict(
-    board={"yellow": 1, "green": 2, "blue": 4, "purple": 7, "brown": 8, "red": 19, "black": 24},
+    board={"yellow": 1, "green": 2, "blue": 4, "purple": 11, "brown": 12, "red": 19, "black": 24},
     dark=("yellow", "green", "blue"),
     guardian=CHAMBER,
     die=4,
-    tokens={12: 2, 28: 3},
+    tokens={16: 2, 28: 3},
 )
 
 
@@ -188,9 +210,9 @@ def test_example_1_only_light_explorers_may_move_with_a_4():
     "mover, target, trapped, token",
     [
         pytest.param("black", 28, False, 3, id="black-to-A"),
-        pytest.param("brown", 12, False, 2, id="brown-to-B"),
-        pytest.param("purple", 12, False, 2, id="purple-skips-brown-to-B"),
-        pytest.param("red", 9, True, None, id="red-trap-C-to-D"),
+        pytest.param("brown", 16, False, 2, id="brown-to-B"),
+        pytest.param("purple", 16, False, 2, id="purple-skips-brown-to-B"),
+        pytest.param("red", 7, True, None, id="red-trap-C-to-D"),
     ],
 )
 def test_example_1_moves(mover, target, trapped, token):
@@ -265,10 +287,10 @@ def test_example_2_moves(mover, target, trapped, token):
 
 # -- Example 3: the end of a round --------------------------------------------------------------
 # Green, Blue, Black hold the slots 1, 2, 3. Guardian on 10, Purple 12 (the Guardian's second
-# space), Brown 16, Yellow 20 (lightless), all dark; Red 21 light moves 1 to 22 and the round ends.
+# space), Brown 16, Yellow 22 (lightless), all dark; Red 26 light moves 1 to 27 and the round ends.
 def test_example_3_guardian_catches_the_first_explorer_it_meets():
     state = build(
-        board={"purple": 12, "brown": 16, "yellow": 20, "red": 21},
+        board={"purple": 12, "brown": 16, "yellow": 22, "red": 26},
         dark=("purple", "brown", "yellow"),
         slots={"green": 1, "blue": 2, "black": 3},
         guardian=10,
@@ -280,7 +302,7 @@ def test_example_3_guardian_catches_the_first_explorer_it_meets():
     assert pos(state, "purple") == OFF_BOARD
     assert slot_value(state, "purple") == 4, "the lowest empty slot"
     assert state[LAST_CAUGHT] == IDX["purple"]
-    assert (pos(state, "red"), pos(state, "brown"), pos(state, "yellow")) == (22, 16, 20)
+    assert (pos(state, "red"), pos(state, "brown"), pos(state, "yellow")) == (27, 16, 22)
     assert not is_dark(state, "red") and not is_dark(state, "brown")
     assert is_dark(state, "yellow"), "a lightless space has no light side"
     assert state[ROUND] == 2
@@ -323,11 +345,11 @@ def test_example_4_exit_ends_the_game_and_ranks_the_rest_from_the_exit():
 
 
 # -- Example 5: end condition C ------------------------------------------------------------------
-# Red, Yellow, Brown, Black hold 1 to 4. Green 11 and Purple 20 (lightless, dark); Blue 27 moves
-# 2 onto the lightless 29: every remaining explorer is on a lightless space.
+# Red, Yellow, Brown, Black hold 1 to 4. Green 7 and Purple 15 (lightless, dark); Blue 20 moves
+# 2 onto the lightless 22: every remaining explorer is on a lightless space.
 def test_example_5_all_on_lightless_spaces_the_guardian_catches_from_the_back():
     state = build(
-        board={"green": 11, "purple": 20, "blue": 27},
+        board={"green": 7, "purple": 15, "blue": 20},
         dark=("green", "purple"),
         slots={"red": 1, "yellow": 2, "brown": 3, "black": 4},
         guardian=5,
@@ -339,20 +361,20 @@ def test_example_5_all_on_lightless_spaces_the_guardian_catches_from_the_back():
     assert slot_value(state, "purple") == 6
     assert slot_value(state, "blue") == 8
     assert all(pos(state, name) == OFF_BOARD for name in NAMES)
-    assert state[GUARDIAN_POS] == 20, "the Guardian walked to Purple, the last one it caught"
+    assert state[GUARDIAN_POS] == 15, "the Guardian walked to Purple, the last one it caught"
     # The game ends at once: no round end, no Guardian move of 5 first.
     assert not events(state) & EVENT_ROUND_END and state[ROUND] == 1
     assert events(state) & EVENT_CATCH and state[LAST_CAUGHT] == IDX["purple"]
 
 
 def test_end_condition_c_after_a_round_end_catch():
-    # Red, Yellow, Brown hold 1 to 3. Black 8 (not lightless) is the Guardian's prey; after the
-    # catch, Green 11, Purple 20 and Blue 29 are all on lightless spaces: the game ends at once.
+    # Red, Yellow, Brown hold 1 to 3. Black 4 (not lightless) is the Guardian's prey; after the
+    # catch, Green 7, Purple 15 and Blue 22 are all on lightless spaces: the game ends at once.
     state = build(
-        board={"black": 8, "green": 11, "purple": 20, "blue": 27},
+        board={"black": 4, "green": 7, "purple": 15, "blue": 20},
         dark=("black", "green", "purple"),
         slots={"red": 1, "yellow": 2, "brown": 3},
-        guardian=5,
+        guardian=2,
         die=2,
     )
     move(state, "blue")
@@ -391,7 +413,9 @@ def team(card: int) -> list[str]:
 
 
 def test_example_6_team_slots_plus_treasures():
-    # Yellow, Blue and Purple (team card 0) on 4, 6 and 8, with tokens 0 + 1 + 2: 21 points.
+    """ "EXAMPLE 6: Yellow, Blue, and Purple were in your Team. You also collected 3 Treasure
+    Tokens with total values of 3 (0 + 1 + 2). You score 21 (4 + 6 + 8 + 3) victory points."
+    That team is card 0, on the slots 4, 6 and 8."""
     card = 0
     assert sorted(team(card)) == ["blue", "purple", "yellow"]
     slot_points = {"yellow": 4, "blue": 6, "purple": 8, "red": 1, "green": 2, "brown": 3, "black": 5}
@@ -403,34 +427,34 @@ def test_example_6_team_slots_plus_treasures():
         assert points[seat] == expected and tiebreaks[seat] == own
 
 
-# Two players: seat 0 holds card 0 (purple, yellow, blue), seat 1 card 1 (yellow, green, red);
+# Two players: seat 0 holds card 0 (purple, yellow, blue), seat 1 card 4 (yellow, green, black);
 # they share Yellow.
 @pytest.mark.parametrize(
     "slot_points, tokens, expected_points, expected_returns",
     [
         pytest.param(
-            {"purple": 1, "yellow": 8, "green": 2, "blue": 6, "red": 3, "brown": 4, "black": 5},
+            {"purple": 1, "yellow": 8, "green": 2, "blue": 6, "red": 5, "brown": 4, "black": 3},
             [[1], [3]],
             [16, 16],
             [-1.0, 1.0],
             id="tie-more-treasure-wins",
         ),
         pytest.param(
-            {"purple": 1, "yellow": 8, "green": 2, "blue": 6, "red": 3, "brown": 4, "black": 5},
+            {"purple": 1, "yellow": 8, "green": 2, "blue": 6, "red": 5, "brown": 4, "black": 3},
             [[3], [1]],
             [18, 14],
             [1.0, -1.0],
             id="higher-total-wins",
         ),
         pytest.param(
-            {"purple": 3, "yellow": 2, "green": 6, "blue": 8, "red": 1, "brown": 4, "black": 5},
+            {"purple": 3, "yellow": 2, "green": 6, "blue": 8, "red": 5, "brown": 4, "black": 1},
             [[0], [1, 1, 1]],
             [13, 12],
             [1.0, -1.0],
             id="higher-total-beats-more-treasure",
         ),
         pytest.param(
-            {"purple": 1, "yellow": 8, "green": 2, "blue": 5, "red": 4, "brown": 3, "black": 6},
+            {"purple": 1, "yellow": 8, "green": 2, "blue": 5, "red": 6, "brown": 3, "black": 4},
             [[2], [1, 1]],
             [16, 16],
             [1.0, 1.0],
@@ -439,20 +463,94 @@ def test_example_6_team_slots_plus_treasures():
     ],
 )
 def test_winner_and_tie_break(slot_points, tokens, expected_points, expected_returns):
-    state = finished(slot_points, 2, [0, 1], tokens)
+    state = finished(slot_points, 2, [0, 4], tokens)
     points, _ = final_scores(state)
     assert points == expected_points
     assert final_returns(state) == expected_returns
 
 
 def test_tie_among_three_shares_victory_and_the_rest_lose():
-    # Cards 0 (purple, yellow, blue), 1 (yellow, green, red), 2 (green, blue, brown): team
+    # Cards 0 (purple, yellow, blue), 4 (yellow, green, black), 5 (green, blue, red): team
     # points 11, 11, 15; treasures 5, 5, 0 -> 16, 16, 15, the two leaders tied on treasure too.
-    slot_points = {"purple": 2, "yellow": 1, "green": 4, "blue": 8, "red": 6, "brown": 3, "black": 5}
-    state = finished(slot_points, 3, [0, 1, 2], [[2, 3], [1, 1, 3], []])
+    slot_points = {"purple": 2, "yellow": 1, "green": 4, "blue": 8, "red": 3, "brown": 5, "black": 6}
+    state = finished(slot_points, 3, [0, 4, 5], [[2, 3], [1, 1, 3], []])
     points, tiebreaks = final_scores(state)
     assert points == [16, 16, 15] and tiebreaks == [5, 5, 0]
     assert final_returns(state) == [1.0, 1.0, -1.0]
+
+
+def test_team_cards_hold_both_example_teams_and_each_explorer_three_times():
+    """ "Some explorers may be part of more than one team": the 7 cards hold Example 6's team
+    (Yellow, Blue, Purple) and Example 7's (Red, Brown, Black), which share nobody; every
+    explorer is on 3 cards; of the 21 pairs of cards 17 share one explorer, 2 two, 2 none."""
+    cards = [frozenset(int(e) for e in card) for card in data.TEAM_CARDS]
+    assert len(set(cards)) == 7 and all(len(card) == 3 for card in cards)
+    assert cards[0] == {IDX["yellow"], IDX["blue"], IDX["purple"]}
+    assert cards[1] == {IDX["red"], IDX["brown"], IDX["black"]}
+    assert all(sum(e in card for card in cards) == 3 for e in range(data.NUM_EXPLORERS))
+    overlaps = [len(a & b) for i, a in enumerate(cards) for b in cards[i + 1 :]]
+    assert sorted(overlaps).count(1) == 17 and overlaps.count(2) == 2 and overlaps.count(0) == 2
+
+
+@njit(cache=True)
+def play_many(params, games, use_bot, seed, out):
+    """`games` whole games from kernels.init (seeds seed, seed + 1, ...), every seat random
+    (a fixed hash of seed, game and step) or the scripted bot (salted per game and seat).
+    out[g]: end condition, round the snakes struck (0: never), passage uses forward and back,
+    passage catches forward and back."""
+    state = np.zeros(STATE_SIZE, np.int32)
+    mask = np.zeros(N_ACTIONS, np.int8)
+    low = data.JUNGLE_PASSAGE[0]
+    for g in range(games):
+        kernels.init(state, params, seed + g)
+        step = 0
+        while state[TERMINAL] == 0:
+            player = state[CURRENT_PLAYER]
+            if use_bot:
+                action = heuristic_action(state, player, (seed + g) * 8 + player)
+            else:
+                count = kernels.legal_mask(state, player, mask)
+                pick = (
+                    np.uint64(seed * 1_000_003 + g) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(step)
+                ) >> np.uint64(7)
+                pick = int(pick % np.uint64(count))
+                action = -1
+                for a in range(N_ACTIONS):
+                    if mask[a]:
+                        if pick == 0:
+                            action = a
+                            break
+                        pick -= 1
+            snakes_waiting = state[SNAKES_WAITING]
+            round_now = state[ROUND]
+            kernels.step(state, action)
+            step += 1
+            events = state[LAST_EVENTS]
+            if snakes_waiting and events & EVENT_SNAKES:
+                out[g, 1] = round_now
+            if events & EVENT_PASSAGE:
+                back = 0 if state[LAST_TO] == low else 1
+                out[g, 2 + back] += 1
+                if events & EVENT_PASSAGE_CATCH:
+                    out[g, 4 + back] += 1
+        out[g, 0] = state[END_CONDITIONS + state[SIDE]]
+
+
+def many_games(side: int, games: int, use_bot: bool, seed: int = 0) -> np.ndarray:
+    params = np.array([4, REWARD_WIN_LOSS, side, 0, 7 if side == data.JUNGLE else 0, 0], np.int32)
+    out = np.zeros((games, 6), np.int64)
+    play_many(params, games, use_bot, seed, out)
+    return out
+
+
+@pytest.mark.parametrize("use_bot", [False, True], ids=["random", "bot"])
+def test_end_c_is_highly_unlikely(use_bot):
+    """ "C. All Remaining Explorers Are On A Lightless Space: This is highly unlikely": under 1%
+    of 2,000 four-player Temple games, random or scripted (docs: The Temple board layout)."""
+    ends = many_games(data.TEMPLE, 2000, use_bot)[:, 0]
+    assert set(np.unique(ends)) <= {END_EXIT, END_LAST_ONE, END_LIGHTLESS}
+    assert (ends == END_LIGHTLESS).mean() < 0.01
+    assert (ends == END_EXIT).mean() > 0.2 and (ends == END_LAST_ONE).mean() > 0.2
 
 
 # -- the die -----------------------------------------------------------------------------------
@@ -504,7 +602,7 @@ def test_trap_while_the_guardian_is_in_its_room_restarts_from_the_chamber(others
     if others == CHAMBER:
         rest = {name: CHAMBER for name in ("green", "blue", "purple", "brown", "black")}
     else:
-        rest = {"green": 9, "blue": 10, "purple": 12, "brown": 13, "black": 15}
+        rest = {"green": 9, "blue": 10, "purple": 12, "brown": 13, "black": 17}
     board = {"red": 2, "yellow": 1} | rest
     dark = ("yellow",) if others == CHAMBER else ("yellow", "green", "blue", "purple", "brown")  # Black light
     state = build(board=board, dark=dark, guardian=GUARDIAN_ROOM, die=4, tokens={3: 1})
@@ -514,6 +612,46 @@ def test_trap_while_the_guardian_is_in_its_room_restarts_from_the_chamber(others
     assert state[SPACE_TOKEN + 3] == 1, "Red passed treasure 3 without stopping"
     assert state[GUARDIAN_POS] == GUARDIAN_ROOM and not events(state) & EVENT_ROUND_END
     assert all(slot_value(state, name) is None for name in NAMES)
+
+
+@pytest.mark.parametrize(
+    "others", [pytest.param(CHAMBER, id="others-in-chamber"), pytest.param(None, id="chamber-empty")]
+)
+def test_trap_origin_room_counts_from_the_guardians_room_with_the_chamber_as_the_first_step(others):
+    # "Place the Explorer back on the space occupied by the Guardian, then move the Explorer
+    # forward by 3 spaces": read literally while the Guardian is still in its Room
+    # (trap_origin="room"), Red restarts in the Room and counts the chamber (never skipped: it
+    # holds any number of explorers), 1 (Yellow, skipped), 2 (Red's own space, free now), 3.
+    if others == CHAMBER:
+        rest = {name: CHAMBER for name in ("green", "blue", "purple", "brown", "black")}
+    else:
+        rest = {"green": 9, "blue": 10, "purple": 12, "brown": 13, "black": 17}
+    board = {"red": 2, "yellow": 1} | rest
+    dark = ("yellow",) if others == CHAMBER else ("yellow", "green", "blue", "purple", "brown")
+    chamber_reading = build(board=board, dark=dark, guardian=GUARDIAN_ROOM, die=4, tokens={3: 1})
+    state = chamber_reading.copy()
+    state[TRAP_ORIGIN] = TRAP_FROM_ROOM
+    before = state.copy()
+    move(state, "red")
+    assert events(state) & EVENT_TRAP and events(state) & EVENT_TREASURE
+    assert pos(state, "red") == 3 and is_dark(state, "red")
+    assert (held(state, 0) - held(before, 0)).tolist() == [0, 1, 0, 0], "Red's mover took the 1 on 3"
+    move(chamber_reading, "red")
+    assert pos(chamber_reading, "red") == 4, "the default reading counts 3 track spaces from the chamber"
+    # Once the Guardian is on the track both readings agree: 3 forward from its space.
+    on_track = build(board=board, dark=dark, guardian=CHAMBER, die=4, tokens={3: 1})
+    on_track[TRAP_ORIGIN] = TRAP_FROM_ROOM
+    move(on_track, "red")
+    assert pos(on_track, "red") == 4
+
+
+def test_trap_origin_is_an_option_and_both_readings_fill_the_state():
+    for origin, value in (("chamber", TRAP_FROM_CHAMBER), ("room", TRAP_FROM_ROOM)):
+        game = raw_env(trap_origin=origin)
+        game.reset(seed=0)
+        assert game.get_state()[TRAP_ORIGIN] == value
+    with pytest.raises(ValueError, match="trap_origin"):
+        raw_env(trap_origin="guardian")
 
 
 def test_trap_reroute_can_exit_the_temple():
@@ -616,7 +754,7 @@ def test_end_condition_b_the_last_explorer_gets_the_8():
 
 def test_the_first_catch_takes_the_1():
     # Nobody caught yet; the Guardian leaves the chamber and meets Red on 3.
-    board = {"red": 3, "yellow": 8, "green": 9, "blue": 10, "purple": 12, "brown": 13, "black": 15}
+    board = {"red": 3, "yellow": 8, "green": 9, "blue": 10, "purple": 12, "brown": 13, "black": 17}
     state = build(
         board=board, dark=("red", "yellow", "green", "blue", "purple", "brown"), guardian=CHAMBER, die=1
     )
@@ -663,8 +801,8 @@ def test_an_explorer_in_the_chamber_keeps_the_round_going():
 
 def test_first_round_end_moves_the_guardian_into_the_chamber_without_a_catch():
     # Red on 1 would be caught by a Guardian moving 5 from the chamber; from its room it only
-    # enters the chamber. Green on the lightless 11 stays dark.
-    board = {"red": 1, "yellow": 2, "green": 11, "blue": 4, "purple": 7, "brown": 9, "black": 12}
+    # enters the chamber. Green on the lightless 7 stays dark.
+    board = {"red": 1, "yellow": 2, "green": 7, "blue": 4, "purple": 11, "brown": 9, "black": 12}
     state = build(
         board=board, dark=("red", "yellow", "green", "blue", "purple", "brown"), guardian=GUARDIAN_ROOM, die=1
     )
@@ -680,7 +818,7 @@ def test_first_round_end_moves_the_guardian_into_the_chamber_without_a_catch():
 
 
 def round_end_position(num_players: int, player: int, seed: int) -> np.ndarray:
-    board = {"red": 1, "yellow": 2, "green": 11, "blue": 4, "purple": 7, "brown": 9, "black": 12}
+    board = {"red": 1, "yellow": 2, "green": 7, "blue": 4, "purple": 11, "brown": 9, "black": 12}
     dark = ("red", "yellow", "green", "blue", "purple", "brown")
     return build(
         board=board,
