@@ -279,3 +279,38 @@ def test_the_registry_finds_games_by_entry_point_and_at_run_time(monkeypatch):
     finally:
         registry.register("karuba", "karuba_env")
     assert registry.get_game("karuba") is spec
+
+
+def test_numba_caches_are_dropped_when_any_source_of_the_game_or_runtime_changes(tmp_path, monkeypatch):
+    """numba checks only the defining file; refresh_numba_cache stamps the package's and the
+    runtime's sources, and drops the cached compiles when either changes."""
+    from treasure_core import cache
+
+    game, runtime = tmp_path / "game_env", tmp_path / "runtime"
+    for folder in (game, runtime):
+        (folder / "__pycache__").mkdir(parents=True)
+    (game / "data.py").write_text("TABLE = (1, 2)\n")
+    (runtime / "rng.py").write_text("SEED = 1\n")
+    monkeypatch.setattr(cache, "RUNTIME", runtime)
+    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+
+    def compiled() -> None:
+        for folder in (game, runtime):
+            (folder / "__pycache__" / "kernels.step-1.py311.nbi").write_text("index")
+            (folder / "__pycache__" / "kernels.step-1.py311.1.nbc").write_text("code")
+
+    def cached() -> int:
+        folders = [folder / "__pycache__" for folder in (game, runtime)]
+        return len([p for folder in folders for p in folder.iterdir() if p.suffix != ".sha256"])
+
+    compiled()
+    assert cache.refresh_numba_cache(str(game / "__init__.py")) and cached() == 0  # no stamp yet
+    compiled()
+    assert not cache.refresh_numba_cache(str(game / "__init__.py")) and cached() == 4  # unchanged
+    (game / "data.py").write_text("TABLE = (1, 3)\n")
+    assert cache.refresh_numba_cache(str(game / "__init__.py")) and cached() == 0
+    compiled()
+    (runtime / "rng.py").write_text("SEED = 2\n")
+    assert cache.refresh_numba_cache(str(game / "__init__.py")) and cached() == 0
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "elsewhere"))
+    assert cache.cache_dirs(game)[0].is_relative_to(tmp_path / "elsewhere")

@@ -1,6 +1,10 @@
 """Pig, the dice game, as a multi-agent environment of treasure-envs, written from outside the
 library: examples/sixth_game/README.md."""
 
-from pig_env.env import GAME, env, parallel_env, raw_env
+from treasure_core.cache import refresh_numba_cache
+
+refresh_numba_cache(__file__)  # before any kernel loads: numba's cache misses changes to data.py
+
+from pig_env.env import GAME, env, parallel_env, raw_env  # noqa: E402
 
 __all__ = ["GAME", "env", "parallel_env", "raw_env"]
