@@ -14,7 +14,7 @@ game's mask), and `action_masks()` serves sb3-contrib's MaskablePPO. An illegal 
 episode with -1 (illegal_action="raise" raises instead); one that is not an integer in range
 always raises. Every registered game is a Gymnasium id:
 
->>> env = gymnasium.make("treasure_envs/Nakbe-v1", opponents="bot", num_players=4)
+>>> env = gymnasium.make("treasure_envs/Nakbe-v2", opponents="bot", num_players=4)
 
 This is an adapter (docs/architecture.md, Layers): it sits on the runtime and the games, and
 imports no deep-learning library; model snapshots come from treasure_apps.policy.
@@ -42,7 +42,7 @@ OpponentSpec = AgentSpec  # an opponent: a name, a factory seed -> Agent, or an 
 
 
 def gym_id(game_name: str) -> str:
-    """The Gymnasium id of a game, versioned as its env_name: nakbe_v1 -> "treasure_envs/Nakbe-v1"."""
+    """The Gymnasium id of a game, versioned as its env_name: nakbe_v1 -> "treasure_envs/Nakbe-v2"."""
     version = get_game(game_name).env_name.rsplit("_v", 1)[1]
     title = "".join(part.capitalize() for part in game_name.split("_"))
     return f"{GYM_NAMESPACE}/{title}-v{version}"

@@ -123,7 +123,7 @@ def common_options(min_players: int, max_players: int, default_players: int) -> 
 @dataclass(frozen=True)
 class GameSpec:
     name: str  # "nakbe"
-    env_name: str  # versioned PettingZoo name, "nakbe_v1"
+    env_name: str  # versioned PettingZoo name, "nakbe_v2"
     title: str
     min_players: int
     max_players: int
