@@ -14,6 +14,8 @@ from pharaoh_env.state import (
     ACTIONS,
     ARCH_CELL,
     BANKED,
+    END_CONDITION,
+    END_NAMES,
     HELPER_CELL,
     LOST,
     N_ACTIONS,
@@ -110,6 +112,7 @@ def _extra_info(state: np.ndarray, points: np.ndarray, tiebreaks: np.ndarray) ->
         "helper_lost": [int(state[HELPER_CELL + p] == NOWHERE) for p in range(n)],
         "treasures_lost": int(sum(state[SLOT_STATE + s] == LOST for s in range(NUM_SLOTS))),
         "turns": int(state[TURN]),
+        "end_condition": int(state[END_CONDITION]),
     }
 
 
@@ -133,6 +136,18 @@ GAME = GameSpec(
     check_invariants=check_invariants,
     extra_info=_extra_info,
     bots={"bot": bots.PharaohBot},
+    info_names={"end_condition": END_NAMES},
+    # Every rule-variant option at once, with 2 players (configs() runs each option alone).
+    test_configs=(
+        {
+            "num_players": 2,
+            "photo": "choice",
+            "treasures": "face_up",
+            "collapse_timer": "rounds",
+            "rotate_reach": "adjacent",
+            "lamp_figures": "helper",
+        },
+    ),
 )
 
 
