@@ -116,9 +116,9 @@ COLLAPSE_DELAY = 3  # the collapse starts after 3 turns of the finder (or 3 roun
 ARCHAEOLOGIST_PENALTY = 2
 HELPER_PENALTY = 1
 
-# SOURCE: assumed; a guard, not a rule. A game still going after MAX_ROUNDS rounds (every
-# player's turn once) ends as if the whole pyramid collapsed at once: random players can wall
-# themselves in for ever, and the drivers need games that end.
-MAX_ROUNDS = 60
+# SOURCE: assumed; a guard, not a rule. A game still going after MAX_TURNS turns (all players'
+# together) ends as if the whole pyramid collapsed at once: random players can wall themselves
+# in for ever, and the drivers need games that end (a random game stays within 300 decisions).
+MAX_TURNS = 120
 
 PLAYER_COLOURS = ("red", "blue", "green", "yellow")

@@ -23,7 +23,7 @@ from pharaoh_env.state import (
     END_COLLAPSE,
     END_CONDITION,
     END_NONE,
-    END_ROUND_CAP,
+    END_TURN_CAP,
     FINDER,
     HELPER_CELL,
     IN_STACK,
@@ -145,8 +145,8 @@ def check_invariants(state: np.ndarray) -> None:
     else:
         assert s[MASK_CELL] == NOWHERE and s[COLLAPSE] == 0 and s[FINDER] == NOBODY
     removed = [c for c in range(cells) if status[c] in (REMOVED_CLOSED, REMOVED_OPEN)]
-    if s[END_CONDITION] == END_ROUND_CAP:
-        assert s[TERMINAL] and s[TURN] >= data.MAX_ROUNDS * n, "the round cap before its time"
+    if s[END_CONDITION] == END_TURN_CAP:
+        assert s[TERMINAL] and s[TURN] >= data.MAX_TURNS, "the turn cap before its time"
     elif s[COLLAPSE]:
         centre, ring = s[MASK_CELL], s[COLLAPSE_RING]
         for c in range(cells):
@@ -170,9 +170,9 @@ def check_invariants(state: np.ndarray) -> None:
         assert points[p] == expected, f"player {p}'s score {points[p]} != {expected}"
     standing = [c for c in range(cells) if status[c] in (CLOSED, OPEN) and c != data.START_CELL]
     assert s[END_CONDITION] == (END_NONE if not s[TERMINAL] else s[END_CONDITION]), "end condition"
-    assert s[TURN] <= data.MAX_ROUNDS * n, f"turn {s[TURN]} beyond the round cap"
+    assert s[TURN] <= data.MAX_TURNS, f"turn {s[TURN]} beyond the turn cap"
     if s[TERMINAL]:
-        assert s[END_CONDITION] in (END_COLLAPSE, END_ROUND_CAP), f"end condition {s[END_CONDITION]}"
+        assert s[END_CONDITION] in (END_COLLAPSE, END_TURN_CAP), f"end condition {s[END_CONDITION]}"
         assert not standing, "the game ended before only the start tile remained"
         assert all(s[SLOT_STATE + slot] in (IN_STACK, BANKED, LOST) for slot in range(data.NUM_SLOTS)), (
             "treasure left"

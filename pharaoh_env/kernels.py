@@ -16,7 +16,7 @@ from pharaoh_env.data import (
     LAMPS_PER_PLAYER,
     MASK_SLOT,
     MASK_VALUE,
-    MAX_ROUNDS,
+    MAX_TURNS,
     NEIGHBOUR,
     NUM_CELLS,
     NUM_PHOTOS,
@@ -55,7 +55,7 @@ from pharaoh_env.state import (
     COLLAPSE_RING,
     END_COLLAPSE,
     END_CONDITION,
-    END_ROUND_CAP,
+    END_TURN_CAP,
     EVENT_CURSE,
     EVENT_MUMMY,
     EVENT_PHOTO,
@@ -628,14 +628,14 @@ def end_turn(state):
     state[TURN] += 1
     state[ACTIONS_USED] = 0
     state[PHASE] = PHASE_PLAY
-    if state[TERMINAL] == 0 and state[TURN] >= MAX_ROUNDS * n:
-        # The guard (data.MAX_ROUNDS): everything but the start tile falls at once.
+    if state[TERMINAL] == 0 and state[TURN] >= MAX_TURNS:
+        # The guard (data.MAX_TURNS): everything but the start tile falls at once.
         for cell in range(NUM_CELLS):
             status = state[CELL_STATUS + cell]
             if cell != START_CELL and (status == OPEN or status == CLOSED):
                 remove_cell(state, cell)
         state[TERMINAL] = 1
-        state[END_CONDITION] = END_ROUND_CAP
+        state[END_CONDITION] = END_TURN_CAP
         state[LAST_EVENT] |= EVENT_RING
     if state[TERMINAL] == 0:
         state[CURRENT_PLAYER] = (player + 1) % n

@@ -181,14 +181,13 @@ def _cell_lines(state: np.ndarray, cell: int, use_colour: bool) -> list[str]:
     marks = ("$" + str(lying) if lying else "") + ("M" if cell == state[MASK_CELL] else "")
     if cell == START_CELL:
         marks = "START"
-    if marks and rows[2][1] == 0:
-        rows[2] = (marks, len(marks))
-    elif marks:
-        rows[1] = (
-            rows[1][0] + ("" if not rows[1][1] else " ") + marks,
-            rows[1][1] + len(marks) + bool(rows[1][1]),
-        )
-    middle = [west + _pad(text, visible, 5)[: max(len(text), 5)] + east for text, visible in rows]
+    if marks:
+        # The third row holds the lamps and the marks; lamps as a count when both do not fit.
+        text, visible = rows[2]
+        if visible + len(marks) > 5:
+            text, visible = f"l{len(lamps)}", 2
+        rows[2] = (text + marks, visible + len(marks)) if visible + len(marks) <= 5 else (marks, len(marks))
+    middle = [west + _pad(text, visible, 5) + east for text, visible in rows]
     return [top, *middle, bottom]
 
 

@@ -52,8 +52,8 @@ EVENT_PHOTO = 8  # a photograph was taken
 # How the game ended (END_CONDITION).
 END_NONE = 0
 END_COLLAPSE = 1  # the rings fell until only the start tile remained
-END_ROUND_CAP = 2  # data.MAX_ROUNDS rounds were played: the pyramid fell at once (a guard)
-END_NAMES = ("not over", "collapsed", "round cap")
+END_TURN_CAP = 2  # data.MAX_TURNS turns were played: the pyramid fell at once (a guard)
+END_NAMES = ("not over", "collapsed", "turn cap")
 
 # Rotation targets of the helper: its own tile, then the neighbour N, E, S, W.
 ROTATE_TARGETS = 5

@@ -32,7 +32,7 @@ from pharaoh_env.state import (
     COLLAPSE_RING,
     END_COLLAPSE,
     END_CONDITION,
-    END_ROUND_CAP,
+    END_TURN_CAP,
     FINDER,
     HELPER_CELL,
     HELPER_LAMP_BASE,
@@ -620,14 +620,14 @@ def test_tie_breaks_both_figures_then_the_mask() -> None:
     assert points.tolist() == [5, 5] and ties.tolist() == [2, 1]
 
 
-def test_the_round_cap_guard_ends_a_stuck_game() -> None:
+def test_the_turn_cap_guard_ends_a_stuck_game() -> None:
     state = new_game(2)
-    state[TURN] = data.MAX_ROUNDS * 2 - 1
+    state[TURN] = data.MAX_TURNS - 1
     state[HELPER_CELL + 1] = START
     lay(state, OPEN_ALL)
     state[ARCH_CELL + 0] = cell(1, 1)
     play(state, PASS_ACTION)
-    assert state[TERMINAL] and state[END_CONDITION] == END_ROUND_CAP and state[ARCH_CELL + 0] == NOWHERE
+    assert state[TERMINAL] and state[END_CONDITION] == END_TURN_CAP and state[ARCH_CELL + 0] == NOWHERE
 
 
 # -- hidden information, bot ---------------------------------------------------------------
