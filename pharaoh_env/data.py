@@ -118,7 +118,7 @@ HELPER_PENALTY = 1
 
 # SOURCE: assumed; a guard, not a rule. A game still going after MAX_TURNS turns (all players'
 # together) ends as if the whole pyramid collapsed at once: random players can wall themselves
-# in for ever, and the drivers need games that end (a random game stays within 300 decisions).
-MAX_TURNS = 120
+# in for ever, and the drivers need games that end (random games last 250-330 decisions).
+MAX_TURNS = 100
 
 PLAYER_COLOURS = ("red", "blue", "green", "yellow")
