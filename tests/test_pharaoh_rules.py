@@ -654,3 +654,19 @@ def test_the_bot_beats_random_play() -> None:
         wins += play_game(env, agents, seed=game)["winner"][seat]
     assert wins >= 13, f"the bot won only {wins} of 20 against random play"
     assert heuristic_action(new_game(2), 0, 0) in legal(new_game(2))
+
+
+def test_renderings_and_action_names() -> None:
+    state = new_game(2, seed=4)
+    north = chamber_north_of_start(state, photo=0)
+    play(state, ARCH_DISCOVER_BASE + 0, ORIENT_BASE + 2)
+    text = GAME.render_ansi(state, viewer=0, colour=False)
+    lines = text.splitlines()
+    assert all(len(line) == 6 * 9 + 5 for line in lines[:30])  # the 6 x 6 pyramid, 9 x 5 a tile
+    assert "START" in text and "$2" in text and "treasure 0 (?)" in text
+    image = GAME.render_rgb(state)
+    assert image.shape == (144, 144, 3) and image.dtype == np.uint8
+    assert GAME.action_name(state, TAKE_BASE + 0) == "pick up treasure 0 (?) (free)"
+    assert GAME.action_name(state, ARCH_MOVE_BASE + START) == "archaeologist to the start tile"
+    assert GAME.action_name(state, PASS_ACTION) == "end the turn"
+    assert north == cell(5, 3)
