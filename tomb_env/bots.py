@@ -17,6 +17,7 @@ from tomb_env.data import (
     ABILITY_CARTOGRAPHY,
     ABILITY_WARDING,
     CARD_KIND,
+    CARTOGRAPHY_MIN_MAPS,
     CHARACTER_ABILITY,
     CHARACTER_BONUS,
     EFFECT_DICE,
@@ -106,9 +107,10 @@ def worth(state: np.ndarray, player: int, card: int) -> float:
     effect = KIND_EFFECT[kind]
     value = float(KIND_VALUE[kind])
     if effect == EFFECT_MAP:
-        extra = 1 if ability == ABILITY_CARTOGRAPHY else 0
-        have = min(maps + extra if maps else 0, 6)
-        value = float(MAP_SET_VALUE[min(maps + 1 + extra, 6)] - MAP_SET_VALUE[have])
+        carto = ability == ABILITY_CARTOGRAPHY
+        have = min(maps + 1 if carto and maps >= CARTOGRAPHY_MIN_MAPS else maps, 6)
+        after = min(maps + 2 if carto and maps + 1 >= CARTOGRAPHY_MIN_MAPS else maps + 1, 6)
+        value = float(MAP_SET_VALUE[after] - MAP_SET_VALUE[have])
     elif effect == EFFECT_DICE:
         value += 1.0
     elif effect == EFFECT_SARCOPHAGUS:

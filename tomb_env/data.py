@@ -88,7 +88,8 @@ KIND = {name: i for i, name in enumerate(KIND_NAMES)}
 # ability acts only on the final score, so nothing in play reveals a character.
 ABILITY_NONE = 0
 ABILITY_LUCK = 1  # the first lost coin call scores as won
-ABILITY_CARTOGRAPHY = 2  # maps score as if one more were held (with at least one)
+ABILITY_CARTOGRAPHY = 2  # maps score as if one more were held (with at least two)
+CARTOGRAPHY_MIN_MAPS = 2
 ABILITY_TRADE = 3  # each gold coin is worth 2
 ABILITY_WARDING = 4  # treasures of negative value score 0
 
@@ -100,13 +101,17 @@ CHARACTERS = (
     (
         "Collector",
         ABILITY_NONE,
-        {"Trinket": 1, "Ceramic Jar": 1, "Gold Chalice": 1, "Ancient Statue": 1, "Offering Bowl": 1},
+        {"Trinket": 1, "Ceramic Jar": 1, "Gold Chalice": 1, "Crown": 1, "Ancient Statue": 2, "Offering Bowl": 1},
     ),
-    ("Alchemist", ABILITY_NONE, {"Fortune Deck": 3, "Ceramic Jar": 1, "Medical Kit": 1, "Lucky Rock": 2}),
-    ("Cartographer", ABILITY_CARTOGRAPHY, {"Treasure Map": 1, "Satchel": 2, "Whip": 1}),
-    ("Mercenary", ABILITY_NONE, {"Knife": 2, "Revolver": 2, "Whip": 2, "Snakebite": 1}),
+    ("Alchemist", ABILITY_NONE, {"Fortune Deck": 3, "Ceramic Jar": 1, "Medical Kit": 2, "Lucky Rock": 2}),
+    ("Cartographer", ABILITY_CARTOGRAPHY, {"Satchel": 2, "Whip": 1, "Knife": 1}),
+    ("Mercenary", ABILITY_NONE, {"Knife": 3, "Revolver": 3, "Whip": 3, "Snakebite": 2, "Medical Kit": 2}),
     ("Merchant", ABILITY_TRADE, {"Gold Chalice": 1, "Crown": 1, "Trinket": 1}),
-    ("Exorcist", ABILITY_WARDING, {"Four-Leaf Clover": 1, "Ancient Statue": 1, "Medical Kit": 1}),
+    (
+        "Exorcist",
+        ABILITY_WARDING,
+        {"Ancient Statue": 1, "Medical Kit": 1, "Curse Scroll": 1, "Cursed Skull": 2, "Rotten Bandages": 1},
+    ),
 )
 CHARACTER_NAMES = tuple(c[0] for c in CHARACTERS)
 NUM_CHARACTERS = len(CHARACTERS)

@@ -60,7 +60,7 @@ def score_of(state: np.ndarray, player: int) -> int:
     ]
     kinds = [data.KIND_NAMES[data.CARD_KIND[c]] for c in cards]
     maps = kinds.count("Treasure Map")
-    if ability == data.ABILITY_CARTOGRAPHY and maps:
+    if ability == data.ABILITY_CARTOGRAPHY and maps >= data.CARTOGRAPHY_MIN_MAPS:
         maps += 1
     total = int(data.MAP_SET_VALUE[min(maps, 6)])
     lucky, statue = "Lucky Rock" in kinds, "Ancient Statue" in kinds

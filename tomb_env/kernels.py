@@ -21,6 +21,7 @@ from tomb_env.data import (
     ABILITY_TRADE,
     ABILITY_WARDING,
     CARD_KIND,
+    CARTOGRAPHY_MIN_MAPS,
     CHARACTER_ABILITY,
     CHARACTER_BONUS,
     DICE_BONUS,
@@ -778,7 +779,7 @@ def player_score(state: np.ndarray, player: int) -> int:
                 lucky = True
             elif effect == EFFECT_STATUE:
                 statue = True
-    if ability == ABILITY_CARTOGRAPHY and maps > 0:
+    if ability == ABILITY_CARTOGRAPHY and maps >= CARTOGRAPHY_MIN_MAPS:
         maps += 1
     total = MAP_SET_VALUE[min(maps, MAP_SET_VALUE.shape[0] - 1)]
     luck = ability == ABILITY_LUCK
