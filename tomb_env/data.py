@@ -101,7 +101,14 @@ CHARACTERS = (
     (
         "Collector",
         ABILITY_NONE,
-        {"Trinket": 1, "Ceramic Jar": 1, "Gold Chalice": 1, "Crown": 1, "Ancient Statue": 2, "Offering Bowl": 1},
+        {
+            "Trinket": 1,
+            "Ceramic Jar": 1,
+            "Gold Chalice": 1,
+            "Crown": 1,
+            "Ancient Statue": 2,
+            "Offering Bowl": 1,
+        },
     ),
     ("Alchemist", ABILITY_NONE, {"Fortune Deck": 3, "Ceramic Jar": 1, "Medical Kit": 2, "Lucky Rock": 2}),
     ("Cartographer", ABILITY_CARTOGRAPHY, {"Satchel": 2, "Whip": 1, "Knife": 1}),
