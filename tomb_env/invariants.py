@@ -47,18 +47,19 @@ from treasure_core.header import CURRENT_PLAYER, NUM_PLAYERS, TERMINAL
 MAX_PLAYERS = data.MAX_PLAYERS
 NUM_CARDS = data.NUM_CARDS
 SLOTS = data.MAX_LOCATION_CARDS
+CARD_KIND = data.CARD_KIND.tolist()
+KIND_EFFECT = data.KIND_EFFECT.tolist()
+KIND_NAMES = data.KIND_NAMES
 
 
 def score_of(state: np.ndarray, player: int) -> int:
     """The rulebook's final value, recomputed from the stash (Game End, FAQ, Ability Reference)."""
     character = int(state[CHARACTER + player])
     ability = int(data.CHARACTER_ABILITY[character])
-    cards = [
-        c
-        for c in range(NUM_CARDS)
-        if state[CARD_PLACE + c] == PLACE_STASH and state[CARD_OWNER + c] == player
-    ]
-    kinds = [data.KIND_NAMES[data.CARD_KIND[c]] for c in cards]
+    places = state[CARD_PLACE : CARD_PLACE + NUM_CARDS].tolist()
+    owners = state[CARD_OWNER : CARD_OWNER + NUM_CARDS].tolist()
+    cards = [c for c in range(NUM_CARDS) if places[c] == PLACE_STASH and owners[c] == player]
+    kinds = [KIND_NAMES[CARD_KIND[c]] for c in cards]
     maps = kinds.count("Treasure Map")
     if ability == data.ABILITY_CARTOGRAPHY and maps >= data.CARTOGRAPHY_MIN_MAPS:
         maps += 1
@@ -108,23 +109,26 @@ def check_invariants(state: np.ndarray) -> None:
         count = int(state[SLOT_COUNT + loc])
         assert all(c != NO_CARD for c in slots[:count]) and all(c == NO_CARD for c in slots[count:]), "slots"
     assert set(places.tolist()) <= {PLACE_DECK, PLACE_TABLE, PLACE_STASH, PLACE_DISCARD}, "card places"
+    owners = state[CARD_OWNER : CARD_OWNER + NUM_CARDS].tolist()
+    links = state[CARD_LINK : CARD_LINK + NUM_CARDS].tolist()
+    flips = state[CARD_FLIP : CARD_FLIP + NUM_CARDS].tolist()
+    where = places.tolist()
     for card in range(NUM_CARDS):
-        owner = int(state[CARD_OWNER + card])
-        if places[card] == PLACE_STASH:
+        owner = owners[card]
+        if where[card] == PLACE_STASH:
             assert 0 <= owner < n, f"card {card} in the stash of seat {owner}"
         else:
             assert owner == -1, f"card {card} not stashed has owner {owner}"
-        link = int(state[CARD_LINK + card])
+        link = links[card]
         if link != NO_CARD:
-            assert data.KIND_EFFECT[data.CARD_KIND[card]] == data.EFFECT_DRAW, f"card {card} links {link}"
-            assert state[CARD_FROM + link] == FROM_DRAWN and state[CARD_OWNER + link] == owner, "Satchel draw"
-        flip = int(state[CARD_FLIP + card])
-        assert flip in (FLIP_NONE, FLIP_WON, FLIP_LOST, FLIP_PENDING), f"flip {flip}"
+            assert KIND_EFFECT[CARD_KIND[card]] == data.EFFECT_DRAW, f"card {card} links {link}"
+            assert state[CARD_FROM + link] == FROM_DRAWN and owners[link] == owner, "Satchel draw"
+        flip = flips[card]
         if flip != FLIP_NONE:
-            assert data.KIND_EFFECT[data.CARD_KIND[card]] in data.FLIP_EFFECTS and places[card] == PLACE_STASH
-    drawn = [c for c in range(NUM_CARDS) if state[CARD_FROM + c] == FROM_DRAWN]
-    links = [int(x) for x in state[CARD_LINK : CARD_LINK + NUM_CARDS] if x != NO_CARD]
-    assert sorted(drawn) == sorted(links), "every drawn card is a Satchel's draw"
+            assert flip in (FLIP_WON, FLIP_LOST, FLIP_PENDING), f"flip {flip}"
+            assert KIND_EFFECT[CARD_KIND[card]] in data.FLIP_EFFECTS and where[card] == PLACE_STASH, "flip"
+    drawn = np.flatnonzero(state[CARD_FROM : CARD_FROM + NUM_CARDS] == FROM_DRAWN).tolist()
+    assert sorted(drawn) == sorted(x for x in links if x != NO_CARD), "every drawn card is a Satchel's draw"
     # Gold is conserved; a proposal never takes more gold than a player holds.
     gold = [int(state[GOLD + p]) for p in range(n)]
     assert all(g >= 0 for g in gold) and sum(gold) + int(state[SUPPLY]) == data.GOLD_TOKENS, f"gold {gold}"
