@@ -111,8 +111,8 @@ CHARACTERS = (
         },
     ),
     ("Alchemist", ABILITY_NONE, {"Fortune Deck": 3, "Ceramic Jar": 1, "Medical Kit": 2, "Lucky Rock": 2}),
-    ("Cartographer", ABILITY_CARTOGRAPHY, {"Satchel": 2, "Whip": 1, "Knife": 1}),
-    ("Mercenary", ABILITY_NONE, {"Knife": 3, "Revolver": 3, "Whip": 3, "Snakebite": 2, "Medical Kit": 2}),
+    ("Cartographer", ABILITY_CARTOGRAPHY, {"Satchel": 2, "Whip": 1, "Knife": 1, "Ceramic Jar": 1}),
+    ("Mercenary", ABILITY_NONE, {"Knife": 2, "Revolver": 3, "Whip": 2, "Snakebite": 2, "Medical Kit": 2}),
     ("Merchant", ABILITY_TRADE, {"Gold Chalice": 1, "Crown": 1, "Trinket": 1}),
     (
         "Exorcist",
