@@ -69,7 +69,7 @@ GAME = GameSpec(
     max_players=MAX_PLAYERS,
     # 3, not 4: with 4 players the score_diff rewards are thirds, whose float32 sum misses the
     # conformance suite's 1e-6 tolerance (a runtime issue, reported); 4 players is tested here too.
-    default_players=3,
+    default_players=4,
     game_options=GAME_OPTIONS,
     game_params=_game_params,
     dims=_dims,
