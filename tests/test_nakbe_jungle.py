@@ -1172,7 +1172,7 @@ def test_play_a_whole_jungle_game_with_piped_input(monkeypatch, capsys):
     assert "jungle side" in out and "temple side" not in out
     assert "Jungle Entrance" in out and "Stone Stairs" in out
     assert "game over (end condition jungle" in out
-    assert out.count("(you): score") == 1 and out.count(", treasures ") == 3
+    assert out.count("(you): score") == 1 and out.count(", treasure points ") == 3
 
 
 def test_play_a_whole_campaign_with_piped_input(monkeypatch, capsys):
