@@ -1,0 +1,168 @@
+"""Het goud van de Farao as PettingZoo environments: the GameSpec the generic drivers run."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+
+from pharaoh_env import batch, bots, kernels, observe, render
+from pharaoh_env.data import MASK_SLOT, MAX_PLAYERS, MIN_PLAYERS, NUM_PHOTOS, NUM_SLOTS
+from pharaoh_env.invariants import check_invariants
+from pharaoh_env.state import (
+    ACTIONS,
+    ARCH_CELL,
+    BANKED,
+    END_CONDITION,
+    END_NAMES,
+    HELPER_CELL,
+    LOST,
+    N_ACTIONS,
+    NOWHERE,
+    PHASES,
+    PHOTO_OWNER,
+    SLOT_AT,
+    SLOT_STATE,
+    SLOT_VALUE,
+    STATE_SIZE,
+    TURN,
+)
+from treasure_core.aec import TreasureAECEnv
+from treasure_core.game import Dims, Dynamics, GameSpec, Kernels
+from treasure_core.header import NUM_PLAYERS
+from treasure_core.options import Option
+from treasure_core.parallel import TreasureParallelEnv
+
+PHOTO_MODES = ("random", "choice")
+TREASURE_MODES = ("face_down", "face_up")
+TIMER_MODES = ("finder_turns", "rounds")
+REACH_MODES = ("passage", "adjacent")
+LAMP_MODES = ("both", "helper")
+
+GAME_OPTIONS = (
+    Option(
+        "photo",
+        "random",
+        PHOTO_MODES,
+        "random: the finder draws a photograph from the shuffled camera; choice: the Dutch layer's "
+        "'take one photograph of your choice'",
+    ),
+    Option(
+        "treasures",
+        "face_down",
+        TREASURE_MODES,
+        "a chamber's treasures are placed face_down (Russian layer; values unseen until banked, then "
+        "only by their owner) or face_up (Dutch layer)",
+    ),
+    Option(
+        "collapse_timer",
+        "finder_turns",
+        TIMER_MODES,
+        "a mask left in its chamber collapses it after 3 turns of the finder, or after 3 rounds "
+        "(the hidden alternate wording)",
+    ),
+    Option(
+        "rotate_reach",
+        "passage",
+        REACH_MODES,
+        "the helper rotates its own tile and a neighbour joined to it by a passage (Russian layer), "
+        "or any adjacent tile (Dutch layer)",
+    ),
+    Option(
+        "lamp_figures",
+        "both",
+        LAMP_MODES,
+        "who places and picks up lamps: both figures (the action table) or the helper only (the "
+        "helper's section)",
+    ),
+)
+
+
+def _game_params(options: dict[str, Any]) -> list[int]:
+    return [
+        PHOTO_MODES.index(options["photo"]),
+        TREASURE_MODES.index(options["treasures"]),
+        TIMER_MODES.index(options["collapse_timer"]),
+        REACH_MODES.index(options["rotate_reach"]),
+        LAMP_MODES.index(options["lamp_figures"]),
+    ]
+
+
+def _dims(params: np.ndarray) -> Dims:
+    return Dims(STATE_SIZE, N_ACTIONS, observe.OBS_SIZE, observe.FULL_SIZE)
+
+
+def _extra_info(state: np.ndarray, points: np.ndarray, tiebreaks: np.ndarray) -> dict[str, Any]:
+    n = int(state[NUM_PLAYERS])
+    banked = [
+        [
+            slot
+            for slot in range(NUM_SLOTS)
+            if state[SLOT_STATE + slot] == BANKED and state[SLOT_AT + slot] == p
+        ]
+        for p in range(n)
+    ]
+    return {
+        "treasure_points": [int(sum(int(state[SLOT_VALUE + s]) for s in slots)) for slots in banked],
+        "treasures_banked": [len(slots) for slots in banked],
+        "photos": [int(sum(state[PHOTO_OWNER + f] == p for f in range(NUM_PHOTOS))) for p in range(n)],
+        "mask": [int(MASK_SLOT in slots) for slots in banked],
+        "archaeologist_lost": [int(state[ARCH_CELL + p] == NOWHERE) for p in range(n)],
+        "helper_lost": [int(state[HELPER_CELL + p] == NOWHERE) for p in range(n)],
+        "treasures_lost": int(sum(state[SLOT_STATE + s] == LOST for s in range(NUM_SLOTS))),
+        "turns": int(state[TURN]),
+        "end_condition": int(state[END_CONDITION]),
+    }
+
+
+GAME = GameSpec(
+    name="pharaoh",
+    env_name="pharaoh_v0",
+    title="Het goud van de Farao",
+    min_players=MIN_PLAYERS,
+    max_players=MAX_PLAYERS,
+    default_players=4,
+    game_options=GAME_OPTIONS,
+    game_params=_game_params,
+    dims=_dims,
+    kernels=Kernels.from_modules(kernels, observe, batch),
+    phases=PHASES,
+    actions=ACTIONS,
+    dynamics=Dynamics(turns="sequential", chance=True, information="imperfect"),
+    render_ansi=render.render_ansi,
+    render_rgb=render.render_rgb,
+    action_name=render.describe_action,
+    check_invariants=check_invariants,
+    extra_info=_extra_info,
+    bots={"bot": bots.PharaohBot},
+    info_names={"end_condition": END_NAMES},
+    # Every rule-variant option at once, with 2 players (configs() runs each option alone).
+    test_configs=(
+        {
+            "num_players": 2,
+            "photo": "choice",
+            "treasures": "face_up",
+            "collapse_timer": "rounds",
+            "rotate_reach": "adjacent",
+            "lamp_figures": "helper",
+        },
+    ),
+)
+
+
+def raw_env(render_mode: str | None = None, **options: Any) -> TreasureAECEnv:
+    """The bare AEC env. Options: num_players (2..4, default 4), reward, illegal_action, photo,
+    treasures, collapse_timer, rotate_reach, lamp_figures (docs/games/pharaoh.md)."""
+    return TreasureAECEnv(GAME, render_mode=render_mode, **options)
+
+
+def env(render_mode: str | None = None, **options: Any) -> OrderEnforcingWrapper:
+    """The AEC env wrapped as PettingZoo's classic envs are (reset before step)."""
+    return OrderEnforcingWrapper(raw_env(render_mode=render_mode, **options))
+
+
+def parallel_env(render_mode: str | None = None, **options: Any) -> TreasureParallelEnv:
+    """The PettingZoo Parallel env: one step is the decision of the player to act (the others'
+    masks are empty), over the same kernels as the AEC env."""
+    return TreasureParallelEnv(GAME, render_mode=render_mode, **options)
