@@ -1,0 +1,154 @@
+"""Tomb Trader: constant data, as plain tables a player who owns the game can correct.
+
+No public card list exists. Every table carries its SOURCE: "rulebook" (the rulebook states
+it) or "assumed" (designed here; docs/games/tomb.md lists each under Assumptions). Each table
+is one literal, so a correction is one edit.
+"""
+
+import numpy as np
+
+MIN_PLAYERS = 3
+MAX_PLAYERS = 6
+DEFAULT_PLAYERS = 4
+
+# SOURCE: rulebook (Setup, Game End): 3 gold each, 21 gold tokens, 1 point per gold.
+START_GOLD = 3
+GOLD_TOKENS = 21
+
+# SOURCE: rulebook. The two locations; a round deals to both.
+LOCATION_NAMES = ("Inner Tomb", "Outer Tomb")
+INNER = 0
+OUTER = 1
+NUM_LOCATIONS = 2
+
+# Effects (rulebook, Ability Reference).
+EFFECT_NONE = 0
+EFFECT_MEDKIT = 1  # immune to Snakebite and Whip while you hold it
+EFFECT_WHIP = 2  # next round: choose another player's location (a Medical Kit blocks it)
+EFFECT_KNIFE = 3  # next round: choose another player's location
+EFFECT_REVOLVER = 4  # next round: choose another player's location
+EFFECT_SNAKEBITE = 5  # next round: your location is chosen at random
+EFFECT_DICE = 6  # on collection: call a coin flip; right: worth 2 more
+EFFECT_SARCOPHAGUS = 7  # on collection: call a coin flip; right: worth 5
+EFFECT_LUCKY_COMBO = 8  # worth 3 more if you hold the Lucky Rock
+EFFECT_STATUE_COMBO = 9  # worth 2 more if you hold the Ancient Statue
+EFFECT_DRAW = 10  # on collection: take the deck's top card face down, its effects not triggered
+EFFECT_MAP = 11  # set scoring: MAP_SET_VALUE[number of maps]
+EFFECT_LUCKY_ROCK = 12  # the Lucky Rock itself (no effect of its own)
+EFFECT_STATUE = 13  # the Ancient Statue itself (no effect of its own)
+WEAPON_EFFECTS = (EFFECT_WHIP, EFFECT_KNIFE, EFFECT_REVOLVER)
+FLIP_EFFECTS = (EFFECT_DICE, EFFECT_SARCOPHAGUS)
+
+DICE_BONUS = 2  # rulebook: "worth 2 more"
+SARCOPHAGUS_WON_VALUE = 5  # rulebook: "worth 5"
+LUCKY_COMBO_BONUS = 3  # rulebook: "worth 3 more"
+STATUE_COMBO_BONUS = 2  # rulebook: "worth 2 more"
+# SOURCE: rulebook (Treasure Map): One 1, Two 3, Three 6, Four 10, Five 15, Six+ 21.
+MAP_SET_VALUE = np.array([0, 1, 3, 6, 10, 15, 21], dtype=np.int32)
+
+# SOURCE: the names, effects and the values of Trinket (1), Gold Chalice (3) and Crown (4) are
+# the rulebook's; every other value, every count and the cards not named there (Four-Leaf
+# Clover, Offering Bowl, the negative cards) are assumed. The Satchel is the card-deck-icon
+# card. (name, value, count, effect); 52 cards in all.
+KINDS = (
+    ("Trinket", 1, 6, EFFECT_NONE),
+    ("Gold Chalice", 3, 3, EFFECT_NONE),
+    ("Crown", 4, 2, EFFECT_NONE),
+    ("Ceramic Jar", 2, 4, EFFECT_NONE),
+    ("Fortune Deck", 2, 2, EFFECT_NONE),
+    ("Treasure Map", 0, 6, EFFECT_MAP),
+    ("Snakebite", -1, 3, EFFECT_SNAKEBITE),
+    ("Knife", 1, 2, EFFECT_KNIFE),
+    ("Whip", 1, 2, EFFECT_WHIP),
+    ("Revolver", 2, 1, EFFECT_REVOLVER),
+    ("Medical Kit", 1, 2, EFFECT_MEDKIT),
+    ("Dice", 1, 2, EFFECT_DICE),
+    ("Lucky Rock", 1, 1, EFFECT_LUCKY_ROCK),
+    ("Sarcophagus", 1, 1, EFFECT_SARCOPHAGUS),
+    ("Ancient Statue", 3, 1, EFFECT_STATUE),
+    ("Satchel", 0, 2, EFFECT_DRAW),
+    ("Four-Leaf Clover", 1, 2, EFFECT_LUCKY_COMBO),
+    ("Offering Bowl", 1, 2, EFFECT_STATUE_COMBO),
+    ("Curse Scroll", -2, 3, EFFECT_NONE),
+    ("Cursed Skull", -3, 2, EFFECT_NONE),
+    ("Rotten Bandages", -1, 3, EFFECT_NONE),
+)
+KIND_NAMES = tuple(k[0] for k in KINDS)
+NUM_KINDS = len(KINDS)
+KIND_VALUE = np.array([k[1] for k in KINDS], dtype=np.int32)
+KIND_COUNT = np.array([k[2] for k in KINDS], dtype=np.int32)
+KIND_EFFECT = np.array([k[3] for k in KINDS], dtype=np.int32)
+NUM_CARDS = int(KIND_COUNT.sum())
+# Card id -> kind: ids run kind by kind in the table's order.
+CARD_KIND = np.repeat(np.arange(NUM_KINDS, dtype=np.int32), KIND_COUNT)
+MAX_OF_KIND = int(KIND_COUNT.max())
+KIND = {name: i for i, name in enumerate(KIND_NAMES)}
+
+# Character abilities. SOURCE: assumed (the rulebook: "Some have additional effects"). Every
+# ability acts only on the final score, so nothing in play reveals a character.
+ABILITY_NONE = 0
+ABILITY_LUCK = 1  # the first lost coin call scores as won
+ABILITY_CARTOGRAPHY = 2  # maps score as if one more were held (with at least two)
+CARTOGRAPHY_MIN_MAPS = 2
+ABILITY_TRADE = 3  # each gold coin is worth 2
+ABILITY_WARDING = 4  # treasures of negative value score 0
+
+# SOURCE: the names Gambler, Collector and Alchemist and the Gambler's +2 for the Crown (Bill's
+# example) are the rulebook's; the Alchemist's Fortune Deck bonus follows the Josh/Chris
+# example; everything else is assumed. (name, ability, {treasure: bonus per card}).
+CHARACTERS = (
+    ("Gambler", ABILITY_LUCK, {"Crown": 2, "Dice": 2, "Sarcophagus": 2, "Fortune Deck": 1}),
+    (
+        "Collector",
+        ABILITY_NONE,
+        {
+            "Trinket": 1,
+            "Ceramic Jar": 1,
+            "Gold Chalice": 1,
+            "Crown": 1,
+            "Ancient Statue": 2,
+            "Offering Bowl": 1,
+        },
+    ),
+    ("Alchemist", ABILITY_NONE, {"Fortune Deck": 3, "Ceramic Jar": 1, "Medical Kit": 2, "Lucky Rock": 2}),
+    ("Cartographer", ABILITY_CARTOGRAPHY, {"Satchel": 2, "Whip": 1, "Knife": 1, "Ceramic Jar": 1}),
+    ("Mercenary", ABILITY_NONE, {"Knife": 2, "Revolver": 3, "Whip": 2, "Snakebite": 2, "Medical Kit": 2}),
+    ("Merchant", ABILITY_TRADE, {"Gold Chalice": 1, "Crown": 1, "Trinket": 1}),
+    (
+        "Exorcist",
+        ABILITY_WARDING,
+        {"Ancient Statue": 1, "Medical Kit": 1, "Curse Scroll": 1, "Cursed Skull": 2, "Rotten Bandages": 1},
+    ),
+)
+CHARACTER_NAMES = tuple(c[0] for c in CHARACTERS)
+NUM_CHARACTERS = len(CHARACTERS)
+CHARACTER_ABILITY = np.array([c[1] for c in CHARACTERS], dtype=np.int32)
+CHARACTER_BONUS = np.zeros((NUM_CHARACTERS, NUM_KINDS), dtype=np.int32)
+for _c, (_name, _ability, _bonus) in enumerate(CHARACTERS):
+    for _kind, _points in _bonus.items():
+        CHARACTER_BONUS[_c, KIND[_kind]] = _points
+
+# SOURCE: rulebook: 7 rounds for 3-4 players, 6 for 5-6; the counts are assumed (the round
+# card's two sides), within 52 with room for the Satchels' draws. [round] -> (Inner, Outer).
+ROUND_CARD_3_4 = ((3, 2), (3, 2), (3, 3), (4, 3), (4, 3), (4, 4), (5, 4))
+ROUND_CARD_5_6 = ((4, 3), (4, 3), (4, 4), (5, 4), (5, 4), (5, 5))
+MAX_ROUNDS = max(len(ROUND_CARD_3_4), len(ROUND_CARD_5_6))
+MAX_LOCATION_CARDS = max(max(r) for r in ROUND_CARD_3_4 + ROUND_CARD_5_6)
+# [num_players, round, location] -> cards dealt (0 past the last round).
+ROUND_DEAL = np.zeros((MAX_PLAYERS + 1, MAX_ROUNDS, NUM_LOCATIONS), dtype=np.int32)
+NUM_ROUNDS = np.zeros(MAX_PLAYERS + 1, dtype=np.int32)
+for _n in range(MIN_PLAYERS, MAX_PLAYERS + 1):
+    _card = ROUND_CARD_3_4 if _n <= 4 else ROUND_CARD_5_6
+    NUM_ROUNDS[_n] = len(_card)
+    for _r, _pair in enumerate(_card):
+        ROUND_DEAL[_n, _r] = _pair
+assert NUM_CARDS == 52
+assert all(
+    sum(map(sum, c)) + int(KIND_COUNT[KIND["Satchel"]]) <= NUM_CARDS for c in (ROUND_CARD_3_4, ROUND_CARD_5_6)
+)
+assert MIN_PLAYERS * 0 + MAX_PLAYERS * START_GOLD <= GOLD_TOKENS
+
+
+def lone_share(cards: int, num_players: int) -> int:
+    """Rulebook: a lone player takes up to half the treasures, rounded down (up with 3 players)."""
+    return (cards + 1) // 2 if num_players == 3 else cards // 2

@@ -1,0 +1,120 @@
+"""Tomb Trader as PettingZoo environments: the GameSpec the generic drivers run (AEC and Parallel)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+
+from tomb_env import batch, bots, kernels, observe, render
+from tomb_env.data import CHARACTER_NAMES, DEFAULT_PLAYERS, MAX_PLAYERS, MIN_PLAYERS
+from tomb_env.invariants import check_invariants
+from tomb_env.state import (
+    ACTIONS,
+    CHARACTER,
+    CLAIM_RANDOM,
+    CLAIM_SEAT,
+    GOLD,
+    N_ACTIONS,
+    OUTCOME,
+    OUTCOME_COLLAPSE,
+    PHASES,
+    PROPOSALS_PER_PLAYER,
+    STATE_SIZE,
+)
+from treasure_core.aec import TreasureAECEnv
+from treasure_core.game import Dims, Dynamics, GameSpec, Kernels
+from treasure_core.header import NUM_PLAYERS
+from treasure_core.options import Option
+from treasure_core.parallel import TreasureParallelEnv
+
+PROPOSAL_CHOICES = ("per_player", 1, 2)
+CLAIM_ORDERS = {"random": CLAIM_RANDOM, "seat": CLAIM_SEAT}
+
+GAME_OPTIONS = (
+    Option(
+        "proposals",
+        "per_player",
+        PROPOSAL_CHOICES,
+        "proposals a location with 2+ players may make before it collapses: per_player (one per "
+        "player there, in seat order from the round's lead) or a fixed number",
+    ),
+    Option(
+        "claim_order",
+        "random",
+        tuple(CLAIM_ORDERS),
+        "order of the weapon uses claimed at once (FAQ): random, or seat order from the round's lead",
+    ),
+)
+
+
+def _game_params(options: dict[str, Any]) -> list[int]:
+    proposals = options["proposals"]
+    rule = PROPOSALS_PER_PLAYER if proposals == "per_player" else int(proposals)
+    return [rule, CLAIM_ORDERS[options["claim_order"]]]
+
+
+def _dims(params: np.ndarray) -> Dims:
+    return Dims(STATE_SIZE, N_ACTIONS, observe.OBS_SIZE, observe.FULL_SIZE)
+
+
+def _extra_info(state: np.ndarray, points: np.ndarray, tiebreaks: np.ndarray) -> dict[str, Any]:
+    n = int(state[NUM_PLAYERS])
+    gold = [int(state[GOLD + p]) for p in range(n)]
+    collapses = int(sum(1 for x in state[OUTCOME : OUTCOME + 14] if x == OUTCOME_COLLAPSE))
+    return {
+        "treasure_points": [int(points[p]) - gold[p] for p in range(n)],  # value without the gold
+        "gold": gold,
+        "cards": [int(tiebreaks[p]) % 64 for p in range(n)],
+        "character": [int(state[CHARACTER + p]) for p in range(n)],
+        "collapses": collapses,
+    }
+
+
+GAME = GameSpec(
+    name="tomb",
+    env_name="tomb_v0",
+    title="Tomb Trader",
+    min_players=MIN_PLAYERS,
+    max_players=MAX_PLAYERS,
+    default_players=DEFAULT_PLAYERS,
+    game_options=GAME_OPTIONS,
+    game_params=_game_params,
+    dims=_dims,
+    kernels=Kernels.from_modules(kernels, observe, batch),
+    phases=PHASES,
+    actions=ACTIONS,
+    dynamics=Dynamics(turns="simultaneous", chance=True, information="imperfect"),
+    render_ansi=render.render_ansi,
+    render_rgb=render.render_rgb,
+    action_name=render.describe_action,
+    check_invariants=check_invariants,
+    extra_info=_extra_info,
+    bots={"bot": bots.TombBot},
+    info_names={"character": CHARACTER_NAMES},
+    test_configs=(
+        {"num_players": 6, "proposals": 1, "claim_order": "seat"},
+        {"num_players": 3, "proposals": 2, "reward": "score_diff"},
+    ),
+)
+
+
+def raw_env(render_mode: str | None = None, **options: Any) -> TreasureAECEnv:
+    """The bare AEC env. Options: num_players (3..6, default 4), proposals, claim_order,
+    reward, illegal_action (docs/games/tomb.md)."""
+    return TreasureAECEnv(GAME, render_mode=render_mode, **options)
+
+
+def env(render_mode: str | None = None, **options: Any) -> OrderEnforcingWrapper:
+    """The AEC env wrapped as PettingZoo's classic envs are (reset before step)."""
+    return OrderEnforcingWrapper(raw_env(render_mode=render_mode, **options))
+
+
+def parallel_env(render_mode: str | None = None, **options: Any) -> TreasureParallelEnv:
+    """The PettingZoo Parallel env: one step = every seat deciding at once (the location
+    choice, a location's votes, both locations' proposers)."""
+    return TreasureParallelEnv(GAME, render_mode=render_mode, **options)
+
+
+assert MAX_PLAYERS == 6
