@@ -139,11 +139,22 @@ def cmd_play(args: argparse.Namespace) -> int:
     info = game.final_info(env.get_state())
     for p in range(n):
         tag = " (you)" if p == args.seat else ""
+        # The game's own per-player numbers besides the score (treasure points, say), by name.
+        extra = [
+            f"{key.replace('_', ' ')} {value[p]}" for key, value in info.items() if _per_player(key, value, n)
+        ]
         print(
-            f"player_{p}{tag}: score {info['score'][p]}, treasures {info['treasure_points'][p]}"
+            f"player_{p}{tag}: score {info['score'][p]}{''.join(', ' + e for e in extra)}"
             f"{'  WINNER' if info['winner'][p] else ''}"
         )
+    for key, names in game.info_names.items():
+        if isinstance(info.get(key), int) and 0 <= info[key] < len(names):
+            print(f"{key.replace('_', ' ')}: {names[info[key]]}")
     return 0
+
+
+def _per_player(key: str, value: object, n: int) -> bool:
+    return key not in ("score", "winner") and isinstance(value, list) and len(value) == n
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,188 @@
+"""Invariants of a Nakum state: the rules that must hold in every reachable state, checked in
+pure Python and numpy, independently of the kernels (scores are recomputed here). The
+conformance suite's fuzz calls check_invariants after every step."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from nakum_env import data, kernels
+from nakum_env.state import (
+    AVAILABLE,
+    CLAN,
+    CUBE_RESERVE,
+    EFFECT,
+    EFFECT_NONE,
+    ENCAMP_WORKER,
+    END_CONDITION,
+    END_NONE,
+    END_OFFERINGS,
+    EXPLORER,
+    FIRST_OFFERING,
+    HERITAGE_HOLDER,
+    HERITAGE_PLAYED,
+    IDLE,
+    INCREASE_BLOCKED,
+    INCREASE_WORKER,
+    MARKET_DECK,
+    MARKET_DECK_COUNT,
+    MARKET_OWNER,
+    MARKET_SLOT,
+    N_ACTIONS,
+    NEW_WORKERS,
+    NO_CARD,
+    OFFER_DECK,
+    OFFER_DECK_COUNT,
+    OFFER_IN_DECK,
+    OFFER_SHOWN,
+    OFFER_SLOT,
+    OFFER_TAKEN,
+    OFFERING_OWNER,
+    OFFERING_WHERE,
+    OFFERINGS_DONE,
+    OFFERINGS_MADE,
+    OPTION_CUBE,
+    OWNED,
+    PENDING,
+    PHASE,
+    PHASE_DAY,
+    PHASE_EFFECT,
+    PHASE_HERITAGE,
+    PHASE_REVEAL,
+    PITUK_CUBE,
+    PITUK_WORKER,
+    POSITIONS,
+    PYRAMID_WORKERS,
+    RES,
+    REVEALED,
+    SACRIFICED,
+    SPACE_WORKER,
+    START_BLOCKED,
+    START_WORKER,
+    TILE_AT,
+)
+from treasure_core.header import CURRENT_PLAYER, NUM_PLAYERS, TERMINAL
+
+P, R = data.MAX_PLAYERS, data.NUM_RES
+
+
+def check_invariants(state: np.ndarray) -> None:
+    """Raise AssertionError if the state breaks a rule that must always hold."""
+    s = state.tolist()
+    n = s[NUM_PLAYERS]
+    assert data.MIN_PLAYERS <= n <= data.MAX_PLAYERS, f"num_players {n}"
+    assert 0 <= s[CURRENT_PLAYER] < n, "current player out of range"
+    phase = s[PHASE]
+    assert phase in (PHASE_HERITAGE, PHASE_REVEAL, PHASE_DAY, PHASE_EFFECT), f"phase {phase}"
+    assert (s[EFFECT] != EFFECT_NONE) == (phase == PHASE_EFFECT), "an effect pending outside its phase"
+    positions = s[POSITIONS]
+    # Tiles: distinct ids on the board; the others are in the box.
+    board = s[TILE_AT : TILE_AT + positions]
+    assert sorted(set(board)) == sorted(board) and all(0 <= t < data.NUM_TILES for t in board), board
+    assert all(t == -1 for t in s[TILE_AT + positions : TILE_AT + data.MAX_POSITIONS])
+    revealed = s[REVEALED : REVEALED + data.MAX_POSITIONS]
+    explorer = s[EXPLORER : EXPLORER + data.MAX_POSITIONS]
+    for pos in range(data.MAX_POSITIONS):
+        assert not (revealed[pos] and explorer[pos]), f"position {pos}: explored yet face up"
+        if pos >= positions:
+            assert not revealed[pos] and not explorer[pos]
+    # Cards conserved: Market deck + display + owned = 22; Offerings deck/shown/discard/taken = 12.
+    market_deck = s[MARKET_DECK : MARKET_DECK + s[MARKET_DECK_COUNT]]
+    shown = [c for c in s[MARKET_SLOT : MARKET_SLOT + data.MARKET_SHOWN] if c != NO_CARD]
+    slots = s[MARKET_SLOT : MARKET_SLOT + data.MARKET_SHOWN]
+    assert slots[: len(shown)] == shown, f"the Market is not filled from the left: {slots}"
+    owners = s[MARKET_OWNER : MARKET_OWNER + data.NUM_MARKET]
+    owned_cards = [c for c in range(data.NUM_MARKET) if owners[c]]
+    assert sorted(market_deck + shown + owned_cards) == list(range(data.NUM_MARKET)), "Market cards"
+    assert all(0 <= o <= n for o in owners)
+    where = s[OFFERING_WHERE : OFFERING_WHERE + data.NUM_OFFERINGS]
+    offer_deck = s[OFFER_DECK : OFFER_DECK + s[OFFER_DECK_COUNT]]
+    offer_shown = [c for c in s[OFFER_SLOT : OFFER_SLOT + data.OFFERINGS_SHOWN] if c != NO_CARD]
+    assert sorted(c for c in range(data.NUM_OFFERINGS) if where[c] == OFFER_IN_DECK) == sorted(offer_deck), (
+        "Offer deck"
+    )
+    assert sorted(c for c in range(data.NUM_OFFERINGS) if where[c] == OFFER_SHOWN) == sorted(offer_shown)
+    offer_owner = s[OFFERING_OWNER : OFFERING_OWNER + data.NUM_OFFERINGS]
+    for c in range(data.NUM_OFFERINGS):
+        assert (where[c] == OFFER_TAKEN) == (offer_owner[c] != 0), f"Offering {c}"
+    holder = s[HERITAGE_HOLDER : HERITAGE_HOLDER + data.NUM_HERITAGE]
+    played = s[HERITAGE_PLAYED : HERITAGE_PLAYED + data.NUM_HERITAGE]
+    dealt = data.HERITAGE_DEALT
+    for p in range(n):
+        assert sum(1 for h in holder if h == p + 1) == dealt, f"seat {p} does not hold its 3 Heritage cards"
+    assert all(not played[c] or holder[c] for c in range(data.NUM_HERITAGE)), "a boxed card was played"
+    # Cubes conserved: 17 = reserve + Encampment options + Pituk + the set-up and solo blocks.
+    cubes = s[CUBE_RESERVE] + sum(s[OPTION_CUBE : OPTION_CUBE + 32]) + sum(s[PITUK_CUBE : PITUK_CUBE + 2])
+    cubes += s[INCREASE_BLOCKED] + s[START_BLOCKED]
+    assert cubes == data.BLACK_CUBES and s[CUBE_RESERVE] >= 0, f"{cubes} black cubes"
+    for pos in range(data.MAX_POSITIONS):
+        for side in range(2):
+            for o in range(data.MAX_OPTIONS):
+                if s[OPTION_CUBE + (pos * 2 + side) * 2 + o]:
+                    assert pos < positions and data.OPTION_EXISTS[board[pos], side, o], "a cube on no option"
+    # Workers conserved: owned = available + placed; owned + joining + reserve = 4.
+    spaces = s[SPACE_WORKER : SPACE_WORKER + data.MAX_POSITIONS * data.MAX_SPACES * 2]
+    encamp = s[ENCAMP_WORKER : ENCAMP_WORKER + data.MAX_POSITIONS * 2]
+    taken = 0
+    for p in range(n):
+        mark = p + 1
+        placed = spaces.count(mark) + encamp.count(mark) + explorer.count(mark)
+        placed += s[PITUK_WORKER : PITUK_WORKER + 2].count(mark) + (s[START_WORKER] == mark)
+        placed += 2 * (s[INCREASE_WORKER] == mark) + s[PYRAMID_WORKERS + p] + s[IDLE + p]
+        owned = s[OWNED + p]
+        assert owned == s[AVAILABLE + p] + placed, f"seat {p}: {owned} workers, {s[AVAILABLE + p]} + {placed}"
+        assert owned - s[SACRIFICED + p] + s[NEW_WORKERS + p] >= data.MIN_WORKERS, f"seat {p}: golden rule"
+        assert 0 <= s[SACRIFICED + p] <= s[PYRAMID_WORKERS + p]
+        assert owned + s[NEW_WORKERS + p] <= data.WORKERS_PER_COLOUR, f"seat {p}: more than 4 workers"
+        # Resources within the warehouse limits.
+        clan = s[CLAN + p]
+        for r in range(data.NUM_RES):
+            value = s[RES + p * R + r]
+            assert value >= 0, f"seat {p}: negative {data.RESOURCES[r]}"
+            if r < data.GOODS:
+                assert value <= data.CLAN_LIMIT[clan, r], (
+                    f"seat {p}: {value} {data.RESOURCES[r]} over the limit"
+                )
+        done = sum(1 for c in offer_owner if c == mark)
+        assert s[OFFERINGS_DONE + p] == done, f"seat {p}: offerings"
+        assert (s[FIRST_OFFERING + p] > 0) == (done > 0)
+        taken += done
+    assert s[OFFERINGS_MADE] == taken, "offerings made"
+    assert len({s[CLAN + p] for p in range(n)}) == n, "two players share a clan"
+    for seat in range(n, P):
+        assert s[OWNED + seat] == 0 and not any(s[RES + seat * R : RES + seat * R + R]), "an empty seat plays"
+    # Scores recomputed: Offerings + Market + VP + goods at 3 / 2 / 1 per VP.
+    points = np.zeros(P, np.int64)
+    ties = np.zeros(P, np.int64)
+    kernels.scores(state, points, ties)
+    for p in range(n):
+        res = s[RES + p * R : RES + p * R + R]
+        expected = res[data.VP] + res[data.CORN] // 3 + res[data.SKIN] // 2 + res[data.MASK]
+        expected += sum(
+            int(data.OFFERING_VP[c]) for c in range(data.NUM_OFFERINGS) if offer_owner[c] == p + 1
+        )
+        expected += sum(int(data.MARKET_END_VP[c]) for c in range(data.NUM_MARKET) if owners[c] == p + 1)
+        assert points[p] == expected, f"seat {p}: score {points[p]} != {expected}"
+    if s[TERMINAL]:
+        assert s[END_CONDITION] == END_OFFERINGS
+        assert max(s[OFFERINGS_DONE : OFFERINGS_DONE + n]) >= data.OFFERINGS_TO_END, "ended early"
+        assert all(s[AVAILABLE + p] == 0 for p in range(n)), "ended before the round was over"
+        return
+    assert s[END_CONDITION] == END_NONE
+    pending = s[PENDING : PENDING + P]
+    if phase == PHASE_HERITAGE:
+        for p in range(n):
+            if p < s[CURRENT_PLAYER]:
+                c = pending[p]
+                assert c != NO_CARD and holder[c] == p + 1 and not played[c], f"seat {p}: pending {c}"
+            else:
+                assert pending[p] == NO_CARD
+    else:
+        assert all(c == NO_CARD for c in pending), "a pending choice after the set-up"
+    if phase in (PHASE_DAY, PHASE_EFFECT):
+        assert s[AVAILABLE + s[CURRENT_PLAYER]] > 0 or phase == PHASE_EFFECT, (
+            "the player to act has no worker"
+        )
+    # A live state always has a legal action.
+    mask = np.zeros(N_ACTIONS, np.int8)
+    assert kernels.legal_mask(state, s[CURRENT_PLAYER], mask) > 0, "a live game with no legal action"

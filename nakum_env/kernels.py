@@ -1,0 +1,886 @@
+"""Nakum rules as @njit kernels over the flat state (layout and action space in state.py), by
+the contract in docs/architecture.md; the batch forms are generated into batch.py."""
+
+import numpy as np
+from numba import njit
+
+from nakum_env.data import (
+    BLACK_CUBES,
+    BOARD_TILES,
+    CLAN_INCREASE_COST,
+    CLAN_LIMIT,
+    CORN,
+    CORN_PER_VP,
+    GOODS,
+    HERITAGE_DEALT,
+    HERITAGE_GAIN,
+    ICON_FREE,
+    ICON_INCREASE,
+    ICON_PITUK,
+    ICON_STEAL,
+    MARKET_COST,
+    MARKET_END_VP,
+    MARKET_GAIN,
+    MARKET_ICON,
+    MARKET_SHOWN,
+    MASK,
+    MASK_PER_VP,
+    MAX_OPTIONS,
+    MAX_PLAYERS,
+    MAX_POSITIONS,
+    MAX_SPACES,
+    MIN_WORKERS,
+    NUM_CLANS,
+    NUM_HERITAGE,
+    NUM_MARKET,
+    NUM_OFFERINGS,
+    NUM_RES,
+    NUM_TILES,
+    OFFERING_COST,
+    OFFERING_SACRIFICE,
+    OFFERING_VP,
+    OFFERINGS_SHOWN,
+    OFFERINGS_TO_END,
+    OPTION_EXISTS,
+    OPTION_GAIN,
+    PITUK_SPACES,
+    REVEAL_AT_SETUP,
+    SKIN,
+    SKIN_PER_VP,
+    SPACE_DOUBLE,
+    SPACE_GAIN,
+    SPACE_KIND,
+    SPACE_RESOURCE,
+    START_WORKERS,
+    STEAL_COST,
+    STEAL_OPTIONS,
+    STEAL_VP,
+    TILE_HERITAGE_SPACE,
+    TILE_MARKET_SPACE,
+    VP,
+    WORKERS_PER_COLOUR,
+)
+from nakum_env.state import (
+    AVAILABLE,
+    CLAN,
+    CUBE_INCREASE,
+    CUBE_PITUK,
+    CUBE_RESERVE,
+    EFFECT,
+    EFFECT_CARD,
+    EFFECT_FAVOUR,
+    EFFECT_FREE,
+    EFFECT_NONE,
+    EFFECT_STEAL,
+    ENCAMP_WORKER,
+    ENCAMPMENT,
+    END_CONDITION,
+    END_OFFERINGS,
+    EXPLORE,
+    EXPLORER,
+    FAVOUR,
+    FIRST_OFFERING,
+    FREE,
+    HERITAGE_ACTION,
+    HERITAGE_HOLDER,
+    HERITAGE_PLAYED,
+    HERITAGE_SETUP,
+    IDLE,
+    INCREASE,
+    INCREASE_BLOCKED,
+    INCREASE_WORKER,
+    LAST_ACTION,
+    LAST_ACTOR,
+    LEADER,
+    MARKET_ACTION,
+    MARKET_DECK,
+    MARKET_DECK_COUNT,
+    MARKET_OWNER,
+    MARKET_SLOT,
+    N_ACTIONS,
+    N_CUBE_TARGETS,
+    N_OPTION_SLOTS,
+    N_SEAT_OFFSETS,
+    NEW_WORKERS,
+    NO_CARD,
+    NO_TILE,
+    OFFER_DECK,
+    OFFER_DECK_COUNT,
+    OFFER_DISCARD,
+    OFFER_IN_DECK,
+    OFFER_SHOWN,
+    OFFER_SLOT,
+    OFFER_TAKEN,
+    OFFERING,
+    OFFERING_OWNER,
+    OFFERING_WHERE,
+    OFFERINGS_DONE,
+    OFFERINGS_MADE,
+    OPTION_CUBE,
+    OWNED,
+    PASS,
+    PENDING,
+    PHASE,
+    PHASE_DAY,
+    PHASE_EFFECT,
+    PHASE_HERITAGE,
+    PHASE_REVEAL,
+    PITUK,
+    PITUK_CUBE,
+    PITUK_WORKER,
+    POSITIONS,
+    PYRAMID_WORKERS,
+    RES,
+    REVEAL,
+    REVEALED,
+    REVEALS_LEFT,
+    ROUND,
+    SACRIFICED,
+    SPACE,
+    SPACE_WORKER,
+    START,
+    START_BLOCKED,
+    START_PLAYER,
+    START_WORKER,
+    STEAL,
+    TILE_AT,
+)
+from treasure_core.header import CURRENT_PLAYER, DECISIONS, NUM_PLAYERS, RNG, TERMINAL
+from treasure_core.kernels import init_header
+from treasure_core.rng import rng_below, rng_seed, rng_shuffle
+
+HERITAGE_SETUP_BASE = HERITAGE_SETUP.start
+REVEAL_BASE = REVEAL.start
+SPACE_BASE = SPACE.start
+MARKET_BASE = MARKET_ACTION.start
+HERITAGE_BASE = HERITAGE_ACTION.start
+ENCAMPMENT_BASE = ENCAMPMENT.start
+EXPLORE_BASE = EXPLORE.start
+OFFERING_BASE = OFFERING.start
+PITUK_ACTION = PITUK.start
+START_ACTION = START_PLAYER.start
+INCREASE_ACTION = INCREASE.start
+PASS_ACTION = PASS.start
+STEAL_BASE = STEAL.start
+FREE_BASE = FREE.start
+FAVOUR_BASE = FAVOUR.start
+FAVOUR_REFRESH = FAVOUR_BASE + 1
+SPACE_PLACES = 2  # workers a double space holds in 4-player games
+TIEBREAK_FIRST = 32  # tie-break: masks first, then who made an Offering first
+
+
+# -- small helpers -------------------------------------------------------------------------
+@njit(cache=True, inline="always")
+def res_at(p, r):
+    return RES + p * NUM_RES + r
+
+
+@njit(cache=True, inline="always")
+def option_slot(position, side, option):
+    return (position * 2 + side) * MAX_OPTIONS + option
+
+
+@njit(cache=True, inline="always")
+def space_slot(position, space, place):
+    return SPACE_WORKER + (position * MAX_SPACES + space) * SPACE_PLACES + place
+
+
+@njit(cache=True)
+def can_pay(state, p, cost):
+    """Whether seat p's warehouse (and VP tokens) cover `cost` (a resource vector)."""
+    for r in range(NUM_RES):
+        if state[res_at(p, r)] < cost[r]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def pay(state, p, cost):
+    for r in range(NUM_RES):
+        state[res_at(p, r)] -= cost[r]
+
+
+@njit(cache=True)
+def gain(state, p, amount):
+    """Take `amount` from the unlimited general reserve; goods stop at the clan's warehouse
+    limit (the rest stays in the reserve), VP have no limit."""
+    clan = state[CLAN + p]
+    for r in range(NUM_RES):
+        value = state[res_at(p, r)] + amount[r]
+        if r < GOODS and value > CLAN_LIMIT[clan, r]:
+            value = CLAN_LIMIT[clan, r]
+        state[res_at(p, r)] = value
+
+
+@njit(cache=True)
+def reserve_workers(state, p):
+    """Workers of seat p's colour in the general reserve."""
+    return WORKERS_PER_COLOUR - state[OWNED + p] - state[NEW_WORKERS + p]
+
+
+@njit(cache=True)
+def can_sacrifice(state, p, count):
+    """Golden rule: a player never goes below 2 workers (sacrificed workers this day already
+    count as lost; the reserve worker joining tonight counts as the player's)."""
+    remaining = state[OWNED + p] + state[NEW_WORKERS + p] - state[SACRIFICED + p] - count
+    return remaining >= MIN_WORKERS
+
+
+@njit(cache=True)
+def space_capacity(state, tile, space):
+    """Rule B: in 4-player games a space with the worker symbol takes 2 workers."""
+    if state[NUM_PLAYERS] == 4 and SPACE_DOUBLE[tile, space]:
+        return 2
+    return 1
+
+
+@njit(cache=True)
+def space_open_for(state, position, space, p):
+    """Room on the space for seat p: under its capacity, and never two of one player's."""
+    tile = state[TILE_AT + position]
+    used = 0
+    for place in range(SPACE_PLACES):
+        who = state[space_slot(position, space, place)]
+        if who != 0:
+            used += 1
+            if who == p + 1:
+                return False
+    return used < space_capacity(state, tile, space)
+
+
+@njit(cache=True)
+def put_on_space(state, position, space, p):
+    for place in range(SPACE_PLACES):
+        if state[space_slot(position, space, place)] == 0:
+            state[space_slot(position, space, place)] = p + 1
+            return
+
+
+@njit(cache=True)
+def tile_has_basic_worker(state, position):
+    for space in range(MAX_SPACES):
+        for place in range(SPACE_PLACES):
+            if state[space_slot(position, space, place)] != 0:
+                return True
+    return False
+
+
+@njit(cache=True)
+def all_explored(state):
+    """The Pituk wakes once every tile of the board is explored (face up or on expedition)."""
+    for position in range(state[POSITIONS]):
+        if state[REVEALED + position] == 0 and state[EXPLORER + position] == 0:
+            return False
+    return True
+
+
+@njit(cache=True)
+def free_pituk_space(state):
+    for s in range(PITUK_SPACES):
+        if state[PITUK_CUBE + s] == 0 and state[PITUK_WORKER + s] == 0:
+            return s
+    return -1
+
+
+@njit(cache=True)
+def any_cube(state):
+    for target in range(N_CUBE_TARGETS):
+        if cube_at(state, target):
+            return True
+    return False
+
+
+@njit(cache=True)
+def cube_at(state, target):
+    if target < N_OPTION_SLOTS:
+        return state[OPTION_CUBE + target] == 1
+    if target < CUBE_INCREASE:
+        return state[PITUK_CUBE + target - CUBE_PITUK] == 1
+    if target == CUBE_INCREASE:
+        return state[INCREASE_BLOCKED] == 1
+    return state[START_BLOCKED] == 1
+
+
+@njit(cache=True)
+def steal_affordable(state, p, card):
+    for o in range(STEAL_OPTIONS):
+        if STEAL_VP[card, o] > 0 and can_pay(state, p, STEAL_COST[card, o]):
+            return True
+    return False
+
+
+# -- cards -----------------------------------------------------------------------------------
+@njit(cache=True)
+def refill_market(state):
+    """Night: the missing Market cards are replenished until there are 5 (left to right)."""
+    for slot in range(MARKET_SHOWN):
+        if state[MARKET_SLOT + slot] == NO_CARD and state[MARKET_DECK_COUNT] > 0:
+            state[MARKET_DECK_COUNT] -= 1
+            state[MARKET_SLOT + slot] = state[MARKET_DECK + state[MARKET_DECK_COUNT]]
+
+
+@njit(cache=True)
+def take_market_slot(state, slot):
+    """Remove the card in `slot`; the cards to its right shift left (Chaak'Bot's leftmost card)."""
+    card = state[MARKET_SLOT + slot]
+    for s in range(slot, MARKET_SHOWN - 1):
+        state[MARKET_SLOT + s] = state[MARKET_SLOT + s + 1]
+    state[MARKET_SLOT + MARKET_SHOWN - 1] = NO_CARD
+    return card
+
+
+@njit(cache=True)
+def draw_offering(state):
+    """The top of the Offerings deck; an empty deck is first rebuilt from the discards
+    (assumed: the base rulebook is silent; the Forest variant states it)."""
+    if state[OFFER_DECK_COUNT] == 0:
+        count = 0
+        for card in range(NUM_OFFERINGS):
+            if state[OFFERING_WHERE + card] == OFFER_DISCARD:
+                state[OFFER_DECK + count] = card
+                state[OFFERING_WHERE + card] = OFFER_IN_DECK
+                count += 1
+        rng_shuffle(state, RNG, state[OFFER_DECK : OFFER_DECK + count], count)
+        state[OFFER_DECK_COUNT] = count
+    if state[OFFER_DECK_COUNT] == 0:
+        return NO_CARD
+    state[OFFER_DECK_COUNT] -= 1
+    return state[OFFER_DECK + state[OFFER_DECK_COUNT]]
+
+
+@njit(cache=True)
+def refill_offerings(state):
+    for slot in range(OFFERINGS_SHOWN):
+        if state[OFFER_SLOT + slot] == NO_CARD:
+            card = draw_offering(state)
+            state[OFFER_SLOT + slot] = card
+            if card != NO_CARD:
+                state[OFFERING_WHERE + card] = OFFER_SHOWN
+
+
+@njit(cache=True)
+def replace_offerings(state):
+    """The Pituk's favour: the active Offerings are discarded and 2 new ones drawn."""
+    for slot in range(OFFERINGS_SHOWN):
+        card = state[OFFER_SLOT + slot]
+        if card != NO_CARD:
+            state[OFFERING_WHERE + card] = OFFER_DISCARD
+            state[OFFER_SLOT + slot] = NO_CARD
+    refill_offerings(state)
+
+
+@njit(cache=True)
+def play_heritage(state, p, card):
+    """Discard a Heritage card from the hand (kept face up by the clan) and get its gains."""
+    state[HERITAGE_PLAYED + card] = 1
+    gain(state, p, HERITAGE_GAIN[card])
+
+
+# -- legal actions ---------------------------------------------------------------------------
+@njit(cache=True)
+def day_legal_mask(state, p, mask):
+    count = 0
+    n = state[NUM_PLAYERS]
+    for position in range(state[POSITIONS]):
+        if state[REVEALED + position] == 0:
+            # Explore: a face-down tile nobody has explored yet.
+            if state[EXPLORER + position] == 0:
+                mask[EXPLORE_BASE + position] = 1
+                count += 1
+            continue
+        tile = state[TILE_AT + position]
+        for space in range(MAX_SPACES):
+            if SPACE_KIND[tile, space] == SPACE_RESOURCE and space_open_for(state, position, space, p):
+                mask[SPACE_BASE + position * MAX_SPACES + space] = 1
+                count += 1
+        space = TILE_MARKET_SPACE[tile]
+        if space >= 0 and space_open_for(state, position, space, p):
+            for slot in range(MARKET_SHOWN):
+                card = state[MARKET_SLOT + slot]
+                if card != NO_CARD and can_pay(state, p, MARKET_COST[card]):
+                    mask[MARKET_BASE + position * MARKET_SHOWN + slot] = 1
+                    count += 1
+        space = TILE_HERITAGE_SPACE[tile]
+        if space >= 0 and space_open_for(state, position, space, p):
+            for card in range(NUM_HERITAGE):
+                if state[HERITAGE_HOLDER + card] == p + 1 and state[HERITAGE_PLAYED + card] == 0:
+                    mask[HERITAGE_BASE + position * NUM_HERITAGE + card] = 1
+                    count += 1
+        # An Encampment needs a worker (anyone's) on a basic space of its tile.
+        if tile_has_basic_worker(state, position):
+            for side in range(2):
+                if state[ENCAMP_WORKER + position * 2 + side] != 0:
+                    continue
+                for option in range(MAX_OPTIONS):
+                    slot = option_slot(position, side, option)
+                    if OPTION_EXISTS[tile, side, option] and state[OPTION_CUBE + slot] == 0:
+                        mask[ENCAMPMENT_BASE + slot] = 1
+                        count += 1
+    if state[AVAILABLE + p] >= 2:
+        for slot in range(OFFERINGS_SHOWN):
+            card = state[OFFER_SLOT + slot]
+            if (
+                card != NO_CARD
+                and can_pay(state, p, OFFERING_COST[card])
+                and can_sacrifice(state, p, OFFERING_SACRIFICE[card])
+            ):
+                mask[OFFERING_BASE + slot] = 1
+                count += 1
+        if (
+            state[INCREASE_BLOCKED] == 0
+            and state[INCREASE_WORKER] == 0
+            and reserve_workers(state, p) > 0
+            and can_pay(state, p, CLAN_INCREASE_COST[state[CLAN + p]])
+        ):
+            mask[INCREASE_ACTION] = 1
+            count += 1
+    if all_explored(state) and free_pituk_space(state) >= 0:
+        mask[PITUK_ACTION] = 1
+        count += 1
+    if state[START_WORKER] == 0 and state[START] != p and state[START_BLOCKED] == 0:
+        mask[START_ACTION] = 1
+        count += 1
+    if count == 0:
+        mask[PASS_ACTION] = 1  # assumed: a worker with nowhere to go stays idle
+        count = 1
+    _ = n
+    return count
+
+
+@njit(cache=True)
+def effect_legal_mask(state, p, mask):
+    count = 0
+    effect = state[EFFECT]
+    if effect == EFFECT_STEAL:
+        card = state[EFFECT_CARD]
+        for o in range(STEAL_OPTIONS):
+            if STEAL_VP[card, o] > 0 and can_pay(state, p, STEAL_COST[card, o]):
+                for offset in range(1, state[NUM_PLAYERS]):
+                    mask[STEAL_BASE + o * N_SEAT_OFFSETS + offset - 1] = 1
+                    count += 1
+    elif effect == EFFECT_FREE:
+        for target in range(N_CUBE_TARGETS):
+            if cube_at(state, target):
+                mask[FREE_BASE + target] = 1
+                count += 1
+    elif effect == EFFECT_FAVOUR:
+        mask[FAVOUR_BASE] = 1
+        mask[FAVOUR_REFRESH] = 1
+        count = 2
+    return count
+
+
+@njit(cache=True)
+def phase(state: np.ndarray) -> int:
+    return state[PHASE]
+
+
+@njit(cache=True)
+def legal_mask(state: np.ndarray, player: int, mask: np.ndarray) -> int:
+    """`player`'s legal actions now: in the set-up Heritage play every seat from the player to
+    act on chooses (unseen by the others); otherwise only the player to act."""
+    for a in range(N_ACTIONS):
+        mask[a] = 0
+    if state[TERMINAL] or player < 0 or player >= state[NUM_PLAYERS]:
+        return 0
+    current = state[PHASE]
+    if current == PHASE_HERITAGE:
+        if player < state[CURRENT_PLAYER]:
+            return 0
+        count = 0
+        for card in range(NUM_HERITAGE):
+            if state[HERITAGE_HOLDER + card] == player + 1 and state[HERITAGE_PLAYED + card] == 0:
+                mask[HERITAGE_SETUP_BASE + card] = 1
+                count += 1
+        return count
+    if player != state[CURRENT_PLAYER]:
+        return 0
+    if current == PHASE_REVEAL:
+        count = 0
+        for position in range(state[POSITIONS]):
+            if state[REVEALED + position] == 0:
+                mask[REVEAL_BASE + position] = 1
+                count += 1
+        return count
+    if current == PHASE_DAY:
+        return day_legal_mask(state, player, mask)
+    return effect_legal_mask(state, player, mask)
+
+
+# -- set-up --------------------------------------------------------------------------------
+@njit(cache=True)
+def init(state: np.ndarray, params: np.ndarray, seed: int) -> None:
+    init_header(state, params, seed)
+    n = state[NUM_PLAYERS]
+    # 1. Six of the eight tiles face down around the Pyramid; two back to the box unseen.
+    tiles = np.arange(NUM_TILES).astype(np.int32)
+    rng_shuffle(state, RNG, tiles, NUM_TILES)
+    state[POSITIONS] = BOARD_TILES
+    for position in range(MAX_POSITIONS):
+        state[TILE_AT + position] = tiles[position] if position < BOARD_TILES else NO_TILE
+    # 2. Two Offerings; 3. five Market cards.
+    for card in range(NUM_OFFERINGS):
+        state[OFFER_DECK + card] = card
+        state[OFFERING_WHERE + card] = OFFER_IN_DECK
+    rng_shuffle(state, RNG, state[OFFER_DECK : OFFER_DECK + NUM_OFFERINGS], NUM_OFFERINGS)
+    state[OFFER_DECK_COUNT] = NUM_OFFERINGS
+    for slot in range(OFFERINGS_SHOWN):
+        state[OFFER_SLOT + slot] = NO_CARD
+    refill_offerings(state)
+    for card in range(NUM_MARKET):
+        state[MARKET_DECK + card] = card
+    rng_shuffle(state, RNG, state[MARKET_DECK : MARKET_DECK + NUM_MARKET], NUM_MARKET)
+    state[MARKET_DECK_COUNT] = NUM_MARKET
+    for slot in range(MARKET_SHOWN):
+        state[MARKET_SLOT + slot] = NO_CARD
+    refill_market(state)
+    # 4.-5. A Clan card, 2 workers and 3 Heritage cards each; the rest of the Heritage to the box.
+    clans = np.arange(NUM_CLANS).astype(np.int32)
+    rng_shuffle(state, RNG, clans, NUM_CLANS)
+    heritage = np.arange(NUM_HERITAGE).astype(np.int32)
+    rng_shuffle(state, RNG, heritage, NUM_HERITAGE)
+    for p in range(n):
+        state[CLAN + p] = clans[p]
+        state[OWNED + p] = START_WORKERS
+        state[AVAILABLE + p] = START_WORKERS
+        for k in range(HERITAGE_DEALT):
+            state[HERITAGE_HOLDER + heritage[p * HERITAGE_DEALT + k]] = p + 1
+    for p in range(MAX_PLAYERS):
+        state[PENDING + p] = NO_CARD
+    # 7.-8. Seat 0 starts; a cube blocks "Increase the clan" until the first night.
+    state[START] = 0
+    state[LEADER] = 0
+    state[ROUND] = 1
+    state[INCREASE_BLOCKED] = 1
+    state[CUBE_RESERVE] = BLACK_CUBES - 1
+    state[REVEALS_LEFT] = REVEAL_AT_SETUP[n]
+    state[EFFECT_CARD] = NO_CARD
+    state[LAST_ACTION] = -1
+    state[LAST_ACTOR] = -1
+    # 6. Every player plays 1 Heritage card at once: seats choose in order, hidden until all have.
+    state[PHASE] = PHASE_HERITAGE
+    state[CURRENT_PLAYER] = 0
+
+
+# -- the day -----------------------------------------------------------------------------------
+@njit(cache=True)
+def start_day(state):
+    state[PHASE] = PHASE_DAY
+    state[LEADER] = state[START]
+    state[CURRENT_PLAYER] = state[START]
+
+
+@njit(cache=True)
+def next_turn(state):
+    """The next player clockwise with a worker left; when every worker is placed, the day ends."""
+    n = state[NUM_PLAYERS]
+    p = state[CURRENT_PLAYER]
+    for k in range(1, n + 1):
+        q = (p + k) % n
+        if state[AVAILABLE + q] > 0:
+            state[PHASE] = PHASE_DAY
+            state[CURRENT_PLAYER] = q
+            return
+    end_day(state)
+
+
+@njit(cache=True)
+def end_day(state):
+    """End of the game: a player has 2 Offerings and the round is over (no night)."""
+    for p in range(state[NUM_PLAYERS]):
+        if state[OFFERINGS_DONE + p] >= OFFERINGS_TO_END:
+            state[END_CONDITION] = END_OFFERINGS
+            state[TERMINAL] = 1
+            return
+    night(state)
+
+
+@njit(cache=True)
+def night(state):
+    n = state[NUM_PLAYERS]
+    # 1. Workers come back; the sacrificed go to the reserve; the clan's new workers join.
+    for p in range(n):
+        state[OWNED + p] += state[NEW_WORKERS + p] - state[SACRIFICED + p]
+        state[NEW_WORKERS + p] = 0
+        state[SACRIFICED + p] = 0
+        state[PYRAMID_WORKERS + p] = 0
+        state[IDLE + p] = 0
+        state[AVAILABLE + p] = state[OWNED + p]
+    state[SPACE_WORKER : SPACE_WORKER + MAX_POSITIONS * MAX_SPACES * SPACE_PLACES] = 0
+    state[ENCAMP_WORKER : ENCAMP_WORKER + MAX_POSITIONS * 2] = 0
+    for s in range(PITUK_SPACES):
+        state[PITUK_WORKER + s] = 0
+    state[START_WORKER] = 0
+    state[INCREASE_WORKER] = 0
+    # 2. Explored tiles are revealed.
+    for position in range(MAX_POSITIONS):
+        if state[EXPLORER + position] != 0:
+            state[REVEALED + position] = 1
+            state[EXPLORER + position] = 0
+    # 3.-4. The Market back to 5 cards, the Offerings to 2.
+    refill_market(state)
+    refill_offerings(state)
+    # 5. After the first night "Increase the clan" is open.
+    if state[ROUND] == 1 and state[INCREASE_BLOCKED]:
+        state[INCREASE_BLOCKED] = 0
+        state[CUBE_RESERVE] += 1
+    state[ROUND] += 1
+    start_day(state)
+
+
+@njit(cache=True)
+def set_effect(state, effect, card):
+    state[EFFECT] = effect
+    state[EFFECT_CARD] = card
+    state[PHASE] = PHASE_EFFECT
+
+
+@njit(cache=True)
+def market_icon(state, p, card):
+    """The icon of an acquired Market card (rulebook glossary)."""
+    icon = MARKET_ICON[card]
+    if icon == ICON_STEAL:
+        if steal_affordable(state, p, card):
+            set_effect(state, EFFECT_STEAL, card)
+    elif icon == ICON_PITUK:
+        # A Pituk action even if exhausted or not yet available: +1 VP and his favour.
+        state[res_at(p, VP)] += 1
+        set_effect(state, EFFECT_FAVOUR, card)
+    elif icon == ICON_INCREASE:
+        # A reserve worker joins in the multiply action, without occupying it.
+        if reserve_workers(state, p) > 0:
+            state[NEW_WORKERS + p] += 1
+    elif icon == ICON_FREE:
+        if any_cube(state):  # "If there is no cube, the icon is ignored."
+            set_effect(state, EFFECT_FREE, card)
+
+
+@njit(cache=True)
+def day_step(state, p, action):
+    if action < MARKET_BASE:  # a resource space
+        position, space = divmod(action - SPACE_BASE, MAX_SPACES)
+        put_on_space(state, position, space, p)
+        gain(state, p, SPACE_GAIN[state[TILE_AT + position], space])
+        state[AVAILABLE + p] -= 1
+    elif action < HERITAGE_BASE:  # the Market: pay, gain, keep the card, then its icon
+        position, slot = divmod(action - MARKET_BASE, MARKET_SHOWN)
+        put_on_space(state, position, TILE_MARKET_SPACE[state[TILE_AT + position]], p)
+        state[AVAILABLE + p] -= 1
+        card = take_market_slot(state, slot)
+        pay(state, p, MARKET_COST[card])
+        gain(state, p, MARKET_GAIN[card])
+        state[MARKET_OWNER + card] = p + 1
+        market_icon(state, p, card)
+    elif action < ENCAMPMENT_BASE:  # a Heritage card
+        position, card = divmod(action - HERITAGE_BASE, NUM_HERITAGE)
+        put_on_space(state, position, TILE_HERITAGE_SPACE[state[TILE_AT + position]], p)
+        state[AVAILABLE + p] -= 1
+        play_heritage(state, p, card)
+    elif action < EXPLORE_BASE:  # an Encampment: a cube covers the option taken
+        slot = action - ENCAMPMENT_BASE
+        position = slot // (2 * MAX_OPTIONS)
+        side = (slot // MAX_OPTIONS) % 2
+        option = slot % MAX_OPTIONS
+        state[ENCAMP_WORKER + position * 2 + side] = p + 1
+        state[OPTION_CUBE + slot] = 1
+        state[CUBE_RESERVE] -= 1
+        gain(state, p, OPTION_GAIN[state[TILE_AT + position], side, option])
+        state[AVAILABLE + p] -= 1
+    elif action < OFFERING_BASE:  # Explore: +1 VP; the tile is revealed at night
+        state[EXPLORER + action - EXPLORE_BASE] = p + 1
+        state[res_at(p, VP)] += 1
+        state[AVAILABLE + p] -= 1
+    elif action < PITUK_ACTION:  # the Pyramid: 2 workers, the sacrifice, the payment
+        slot = action - OFFERING_BASE
+        card = state[OFFER_SLOT + slot]
+        pay(state, p, OFFERING_COST[card])
+        state[AVAILABLE + p] -= 2
+        state[PYRAMID_WORKERS + p] += 2
+        state[SACRIFICED + p] += OFFERING_SACRIFICE[card]
+        state[OFFER_SLOT + slot] = NO_CARD
+        state[OFFERING_WHERE + card] = OFFER_TAKEN
+        state[OFFERING_OWNER + card] = p + 1
+        state[OFFERINGS_DONE + p] += 1
+        if state[FIRST_OFFERING + p] == 0:
+            state[FIRST_OFFERING + p] = state[OFFERINGS_MADE] + 1
+        state[OFFERINGS_MADE] += 1
+    elif action == PITUK_ACTION:  # a cube on a Pituk space, +1 VP, then his favour
+        s = free_pituk_space(state)
+        state[PITUK_WORKER + s] = p + 1
+        state[PITUK_CUBE + s] = 1
+        state[CUBE_RESERVE] -= 1
+        state[res_at(p, VP)] += 1
+        state[AVAILABLE + p] -= 1
+        set_effect(state, EFFECT_FAVOUR, NO_CARD)
+    elif action == START_ACTION:
+        state[START_WORKER] = p + 1
+        state[START] = p  # the marker now; the player starts the next round
+        state[AVAILABLE + p] -= 1
+    elif action == INCREASE_ACTION:  # pay, 2 workers, a third from the reserve for next round
+        pay(state, p, CLAN_INCREASE_COST[state[CLAN + p]])
+        state[INCREASE_WORKER] = p + 1
+        state[NEW_WORKERS + p] += 1
+        state[AVAILABLE + p] -= 2
+    else:  # pass
+        state[IDLE + p] += 1
+        state[AVAILABLE + p] -= 1
+
+
+@njit(cache=True)
+def effect_step(state, p, action):
+    effect = state[EFFECT]
+    if effect == EFFECT_STEAL:
+        option, offset = divmod(action - STEAL_BASE, N_SEAT_OFFSETS)
+        card = state[EFFECT_CARD]
+        victim = (p + offset + 1) % state[NUM_PLAYERS]
+        pay(state, p, STEAL_COST[card, option])
+        taken = min(STEAL_VP[card, option], state[res_at(victim, VP)])
+        state[res_at(victim, VP)] -= taken
+        state[res_at(p, VP)] += taken
+    elif effect == EFFECT_FREE:
+        target = action - FREE_BASE
+        if target < N_OPTION_SLOTS:
+            state[OPTION_CUBE + target] = 0
+        elif target < CUBE_INCREASE:
+            state[PITUK_CUBE + target - CUBE_PITUK] = 0
+        elif target == CUBE_INCREASE:
+            state[INCREASE_BLOCKED] = 0
+        else:
+            state[START_BLOCKED] = 0
+        state[CUBE_RESERVE] += 1
+    elif action == FAVOUR_REFRESH:
+        replace_offerings(state)
+    state[EFFECT] = EFFECT_NONE
+    state[EFFECT_CARD] = NO_CARD
+    state[PHASE] = PHASE_DAY
+
+
+@njit(cache=True)
+def step(state: np.ndarray, action: int) -> None:
+    """Apply the decision of the player to act. The caller checks legality (legal_mask)."""
+    state[DECISIONS] += 1
+    p = state[CURRENT_PLAYER]
+    current = state[PHASE]
+    if current == PHASE_HERITAGE:
+        state[PENDING + p] = action - HERITAGE_SETUP_BASE  # hidden until every seat has chosen
+        if p + 1 < state[NUM_PLAYERS]:
+            state[CURRENT_PLAYER] = p + 1
+            return
+        for q in range(state[NUM_PLAYERS]):
+            play_heritage(state, q, state[PENDING + q])
+            state[PENDING + q] = NO_CARD
+        state[LAST_ACTION] = -1
+        state[LAST_ACTOR] = -1
+        state[PHASE] = PHASE_REVEAL
+        state[CURRENT_PLAYER] = state[START]
+        return
+    state[LAST_ACTION] = action
+    state[LAST_ACTOR] = p
+    if current == PHASE_REVEAL:
+        # The starting player reveals a tile of its choice, then the next player another.
+        state[REVEALED + action - REVEAL_BASE] = 1
+        state[REVEALS_LEFT] -= 1
+        if state[REVEALS_LEFT] > 0:
+            state[CURRENT_PLAYER] = (p + 1) % state[NUM_PLAYERS]
+        else:
+            start_day(state)
+        return
+    if current == PHASE_DAY:
+        day_step(state, p, action)
+    else:
+        effect_step(state, p, action)
+    if state[EFFECT] == EFFECT_NONE:
+        next_turn(state)
+
+
+# -- the end -----------------------------------------------------------------------------------
+@njit(cache=True)
+def score_of(state, p):
+    """Offerings + Market cards + VP tokens + stored goods (3 Corn, 2 Skins or 1 Mask per VP)."""
+    total = state[res_at(p, VP)]
+    total += state[res_at(p, CORN)] // CORN_PER_VP
+    total += state[res_at(p, SKIN)] // SKIN_PER_VP
+    total += state[res_at(p, MASK)] // MASK_PER_VP
+    for card in range(NUM_OFFERINGS):
+        if state[OFFERING_OWNER + card] == p + 1:
+            total += OFFERING_VP[card]
+    for card in range(NUM_MARKET):
+        if state[MARKET_OWNER + card] == p + 1:
+            total += MARKET_END_VP[card]
+    return total
+
+
+@njit(cache=True)
+def scores(state: np.ndarray, scores_out: np.ndarray, tiebreaks_out: np.ndarray) -> None:
+    """Final scores; the tie-break is the most Jade Masks, then the first to make an Offering."""
+    for p in range(state[NUM_PLAYERS]):
+        scores_out[p] = score_of(state, p)
+        first = state[FIRST_OFFERING + p]
+        tiebreaks_out[p] = state[res_at(p, MASK)] * TIEBREAK_FIRST + (TIEBREAK_FIRST - first if first else 0)
+
+
+@njit(cache=True)
+def competitors(state: np.ndarray) -> int:
+    """Only the players compete (Chaak'Bot, next issue, will be competitor 1 in solo)."""
+    return state[NUM_PLAYERS]
+
+
+# -- hidden information ------------------------------------------------------------------------
+@njit(cache=True)
+def resample_hidden(state: np.ndarray, player: int, seed: int) -> None:
+    """Re-deal what `player` cannot know: the other players' Heritage hands (with the box), their
+    pending set-up choices, the Market and Offering deck orders, and which tiles lie face down
+    on the board and which in the box. The generator is reseeded from `seed`."""
+    rng_seed(state, RNG, seed)
+    n = state[NUM_PLAYERS]
+    # Heritage: the unplayed cards not in player's hand go back to the others' hands and the box.
+    pool = np.empty(NUM_HERITAGE, np.int32)
+    size = 0
+    hand = np.zeros(MAX_PLAYERS, np.int32)
+    for card in range(NUM_HERITAGE):
+        holder = state[HERITAGE_HOLDER + card]
+        if state[HERITAGE_PLAYED + card] == 0 and holder != player + 1:
+            pool[size] = card
+            size += 1
+            if holder != 0:
+                hand[holder - 1] += 1
+    rng_shuffle(state, RNG, pool, size)
+    k = 0
+    for q in range(n):
+        for _ in range(hand[q]):
+            state[HERITAGE_HOLDER + pool[k]] = q + 1
+            k += 1
+    for i in range(k, size):
+        state[HERITAGE_HOLDER + pool[i]] = 0
+    if state[PHASE] == PHASE_HERITAGE and not state[TERMINAL]:
+        for q in range(state[CURRENT_PLAYER]):
+            if q == player:
+                continue
+            pick = rng_below(state, RNG, hand[q])
+            for card in range(NUM_HERITAGE):
+                if state[HERITAGE_HOLDER + card] == q + 1 and state[HERITAGE_PLAYED + card] == 0:
+                    if pick == 0:
+                        state[PENDING + q] = card
+                        break
+                    pick -= 1
+    count = state[MARKET_DECK_COUNT]
+    rng_shuffle(state, RNG, state[MARKET_DECK : MARKET_DECK + count], count)
+    count = state[OFFER_DECK_COUNT]
+    rng_shuffle(state, RNG, state[OFFER_DECK : OFFER_DECK + count], count)
+    # Tiles: the face-down ones and the boxed ones are indistinguishable to every player.
+    on_board = np.zeros(NUM_TILES, np.int32)
+    for position in range(state[POSITIONS]):
+        if state[REVEALED + position]:
+            on_board[state[TILE_AT + position]] = 1
+    tiles = np.empty(NUM_TILES, np.int32)
+    size = 0
+    for t in range(NUM_TILES):
+        if not on_board[t]:
+            tiles[size] = t
+            size += 1
+    rng_shuffle(state, RNG, tiles, size)
+    k = 0
+    for position in range(state[POSITIONS]):
+        if not state[REVEALED + position]:
+            state[TILE_AT + position] = tiles[k]
+            k += 1

@@ -1,0 +1,334 @@
+"""Observation encoders: what one player may know, and the full-information view.
+
+Every feature is in [0, 1]. Seats in a player's observation are relative (seat k is the
+player k places after the observer; k = 0 is the observer). Hidden from a player: the others'
+Heritage hands (only their sizes show), their set-up Heritage choice until all have chosen,
+the deck orders, the identity of face-down tiles and which 2 tiles are in the box.
+docs/games/nakum.md names every slice; the *_LAYOUT tables below are the source of truth.
+"""
+
+import numpy as np
+from numba import njit
+
+from nakum_env.data import (
+    CLAN_LIMIT,
+    GOODS,
+    MARKET_SHOWN,
+    MAX_OPTIONS,
+    MAX_PLAYERS,
+    MAX_POSITIONS,
+    MAX_SPACES,
+    NUM_CLANS,
+    NUM_HERITAGE,
+    NUM_MARKET,
+    NUM_OFFERINGS,
+    NUM_TILES,
+    OFFERINGS_SHOWN,
+    PITUK_SPACES,
+    TSEEK,
+    VP,
+    WORKERS_PER_COLOUR,
+)
+from nakum_env.state import (
+    AVAILABLE,
+    CLAN,
+    CUBE_RESERVE,
+    EFFECT,
+    EFFECT_CARD,
+    ENCAMP_WORKER,
+    EXPLORER,
+    FIRST_OFFERING,
+    HERITAGE_HOLDER,
+    HERITAGE_PLAYED,
+    IDLE,
+    INCREASE_BLOCKED,
+    INCREASE_WORKER,
+    MARKET_DECK,
+    MARKET_DECK_COUNT,
+    MARKET_OWNER,
+    MARKET_SLOT,
+    NEW_WORKERS,
+    NO_CARD,
+    OFFER_DECK,
+    OFFER_DECK_COUNT,
+    OFFER_DISCARD,
+    OFFER_SLOT,
+    OFFERING_OWNER,
+    OFFERING_WHERE,
+    OFFERINGS_DONE,
+    OPTION_CUBE,
+    OWNED,
+    PENDING,
+    PHASE,
+    PHASES,
+    PITUK_CUBE,
+    PITUK_WORKER,
+    POSITIONS,
+    PYRAMID_WORKERS,
+    RES,
+    REVEALED,
+    ROUND,
+    SACRIFICED,
+    SPACE_WORKER,
+    START,
+    START_BLOCKED,
+    START_WORKER,
+    TILE_AT,
+)
+from treasure_core.header import CURRENT_PLAYER, NUM_PLAYERS, TERMINAL
+from treasure_core.layout import offsets
+
+NUM_RES = 5
+MAX_ROUNDS_SCALE = 30.0  # rounds, VP: scaled and clipped to 1
+MAX_VP_SCALE = 60.0
+MAX_TSEEK = 6.0
+SPACE_PLACES = 2
+N_EFFECTS = 4
+
+PUBLIC_LAYOUT = (
+    ("phase", len(PHASES)),  # one-hot
+    ("round", 1),  # round / 30, clipped
+    ("effect", N_EFFECTS),  # the pending effect, one-hot (0: none)
+    ("effect_card", NUM_MARKET),  # the Market card whose icon is pending
+    ("position_in_use", MAX_POSITIONS),  # positions of this board (6)
+    ("revealed", MAX_POSITIONS),  # [position] face up
+    ("tile", MAX_POSITIONS * NUM_TILES),  # [position, tile] one-hot, face-up tiles only
+    ("option_cube", MAX_POSITIONS * 2 * MAX_OPTIONS),  # [position, side, option] covered
+    ("pituk_cube", PITUK_SPACES),  # [space] used up
+    ("increase_blocked", 1),  # the set-up cube on "Increase the clan"
+    ("start_blocked", 1),  # reserved (solo)
+    ("cube_reserve", 1),  # black cubes off the board / 17
+    ("market", MARKET_SHOWN * NUM_MARKET),  # [slot, card] one-hot
+    ("market_deck", 1),  # cards left in the Market deck / 22
+    ("offering", OFFERINGS_SHOWN * NUM_OFFERINGS),  # [slot, card] one-hot
+    ("offering_discard", NUM_OFFERINGS),  # [card] in the discard pile
+    ("offering_deck", 1),  # cards left in the Offering deck / 12
+)
+SEAT_LAYOUT = (  # one block per seat
+    ("in_game", 1),
+    ("to_act", 1),
+    ("start_marker", 1),
+    ("clan", NUM_CLANS),  # one-hot
+    ("goods", GOODS),  # corn, skin, mask / the clan's warehouse limit
+    ("vp", 1),  # VP tokens / 60, clipped
+    ("tseek", 1),  # reserved (Cenote) / 6
+    ("workers", 7),  # owned, available, joining tonight, reserve, on the Pyramid, sacrificed, idle; / 4
+    ("offerings_done", 1),  # / 2, clipped
+    ("first_offering", 1),  # 1 / (1 + the Offerings made before its first); 0 none
+    ("hand_size", 1),  # Heritage cards in hand / 3
+    ("heritage_played", NUM_HERITAGE),  # [card] played by this seat
+    ("market_owned", NUM_MARKET),  # [card] acquired by this seat
+    ("offerings_owned", NUM_OFFERINGS),  # [card] completed by this seat
+    ("explorer", MAX_POSITIONS),  # [position] on expedition there
+    ("space_worker", MAX_POSITIONS * MAX_SPACES),  # [position, space] a worker there
+    ("encamp_worker", MAX_POSITIONS * 2),  # [position, side] on the firepit
+    ("special_worker", PITUK_SPACES + 2),  # on Pituk space 0, 1, the start space, the increase space
+)
+SEAT_SIZE = sum(size for _, size in SEAT_LAYOUT)
+OBS_LAYOUT = PUBLIC_LAYOUT + (
+    ("seats", MAX_PLAYERS * SEAT_SIZE),  # [relative seat] SEAT_LAYOUT blocks
+    ("hand", NUM_HERITAGE),  # own Heritage cards in hand
+    ("pending", NUM_HERITAGE),  # own set-up choice, until revealed
+)
+FULL_LAYOUT = PUBLIC_LAYOUT + (
+    ("seats", MAX_PLAYERS * SEAT_SIZE),  # [seat] SEAT_LAYOUT blocks, absolute seats
+    ("hands", MAX_PLAYERS * NUM_HERITAGE),  # [seat, card] in hand
+    ("pendings", MAX_PLAYERS * NUM_HERITAGE),  # [seat, card] set-up choices
+    ("hidden_tile", MAX_POSITIONS * NUM_TILES),  # [position, tile] face-down identities
+    ("boxed_tile", NUM_TILES),  # [tile] in the box
+    ("market_order", NUM_MARKET),  # [card] place in the deck (1 = next) / 22; 0 not in it
+    ("offering_order", NUM_OFFERINGS),  # [card] place in the deck (1 = next) / 12
+)
+OBS = offsets(OBS_LAYOUT)
+FULL = offsets(FULL_LAYOUT)
+SEAT = offsets(SEAT_LAYOUT)
+PUBLIC_SIZE = sum(size for _, size in PUBLIC_LAYOUT)
+OBS_SIZE = sum(size for _, size in OBS_LAYOUT)
+FULL_SIZE = sum(size for _, size in FULL_LAYOUT)
+
+_PHASE = OBS["phase"][0]
+_ROUND = OBS["round"][0]
+_EFFECT = OBS["effect"][0]
+_EFFECT_CARD = OBS["effect_card"][0]
+_IN_USE = OBS["position_in_use"][0]
+_REVEALED = OBS["revealed"][0]
+_TILE = OBS["tile"][0]
+_OPTION_CUBE = OBS["option_cube"][0]
+_PITUK_CUBE = OBS["pituk_cube"][0]
+_INCREASE_BLOCKED = OBS["increase_blocked"][0]
+_START_BLOCKED = OBS["start_blocked"][0]
+_CUBE_RESERVE = OBS["cube_reserve"][0]
+_MARKET = OBS["market"][0]
+_MARKET_DECK = OBS["market_deck"][0]
+_OFFERING = OBS["offering"][0]
+_OFFERING_DISCARD = OBS["offering_discard"][0]
+_OFFERING_DECK = OBS["offering_deck"][0]
+_SEATS = OBS["seats"][0]
+assert FULL["seats"][0] == _SEATS
+_HAND = OBS["hand"][0]
+_PENDING = OBS["pending"][0]
+_HANDS = FULL["hands"][0]
+_PENDINGS = FULL["pendings"][0]
+_HIDDEN_TILE = FULL["hidden_tile"][0]
+_BOXED = FULL["boxed_tile"][0]
+_MARKET_ORDER = FULL["market_order"][0]
+_OFFERING_ORDER = FULL["offering_order"][0]
+_S_IN_GAME = SEAT["in_game"][0]
+_S_TO_ACT = SEAT["to_act"][0]
+_S_START = SEAT["start_marker"][0]
+_S_CLAN = SEAT["clan"][0]
+_S_GOODS = SEAT["goods"][0]
+_S_VP = SEAT["vp"][0]
+_S_TSEEK = SEAT["tseek"][0]
+_S_WORKERS = SEAT["workers"][0]
+_S_OFFERINGS_DONE = SEAT["offerings_done"][0]
+_S_FIRST = SEAT["first_offering"][0]
+_S_HAND_SIZE = SEAT["hand_size"][0]
+_S_HERITAGE = SEAT["heritage_played"][0]
+_S_MARKET = SEAT["market_owned"][0]
+_S_OFFERINGS = SEAT["offerings_owned"][0]
+_S_EXPLORER = SEAT["explorer"][0]
+_S_SPACE = SEAT["space_worker"][0]
+_S_ENCAMP = SEAT["encamp_worker"][0]
+_S_SPECIAL = SEAT["special_worker"][0]
+
+
+@njit(cache=True)
+def write_public(state: np.ndarray, out: np.ndarray) -> None:
+    out[:PUBLIC_SIZE] = 0.0
+    out[_PHASE + state[PHASE]] = 1.0
+    out[_ROUND] = min(state[ROUND] / MAX_ROUNDS_SCALE, 1.0)
+    out[_EFFECT + state[EFFECT]] = 1.0
+    if state[EFFECT_CARD] != NO_CARD:
+        out[_EFFECT_CARD + state[EFFECT_CARD]] = 1.0
+    for position in range(state[POSITIONS]):
+        out[_IN_USE + position] = 1.0
+        if state[REVEALED + position]:
+            out[_REVEALED + position] = 1.0
+            out[_TILE + position * NUM_TILES + state[TILE_AT + position]] = 1.0
+    for slot in range(MAX_POSITIONS * 2 * MAX_OPTIONS):
+        out[_OPTION_CUBE + slot] = state[OPTION_CUBE + slot]
+    for s in range(PITUK_SPACES):
+        out[_PITUK_CUBE + s] = state[PITUK_CUBE + s]
+    out[_INCREASE_BLOCKED] = state[INCREASE_BLOCKED]
+    out[_START_BLOCKED] = state[START_BLOCKED]
+    out[_CUBE_RESERVE] = state[CUBE_RESERVE] / 17.0
+    for slot in range(MARKET_SHOWN):
+        if state[MARKET_SLOT + slot] != NO_CARD:
+            out[_MARKET + slot * NUM_MARKET + state[MARKET_SLOT + slot]] = 1.0
+    out[_MARKET_DECK] = state[MARKET_DECK_COUNT] / NUM_MARKET
+    for slot in range(OFFERINGS_SHOWN):
+        if state[OFFER_SLOT + slot] != NO_CARD:
+            out[_OFFERING + slot * NUM_OFFERINGS + state[OFFER_SLOT + slot]] = 1.0
+    for card in range(NUM_OFFERINGS):
+        if state[OFFERING_WHERE + card] == OFFER_DISCARD:
+            out[_OFFERING_DISCARD + card] = 1.0
+    out[_OFFERING_DECK] = state[OFFER_DECK_COUNT] / NUM_OFFERINGS
+
+
+@njit(cache=True)
+def write_seat(state: np.ndarray, seat: int, out: np.ndarray, start: int) -> None:
+    """Seat's public block into out[start : start + SEAT_SIZE]."""
+    out[start : start + SEAT_SIZE] = 0.0
+    mark = seat + 1
+    out[start + _S_IN_GAME] = 1.0
+    if state[CURRENT_PLAYER] == seat and not state[TERMINAL]:
+        out[start + _S_TO_ACT] = 1.0
+    if state[START] == seat:
+        out[start + _S_START] = 1.0
+    clan = state[CLAN + seat]
+    out[start + _S_CLAN + clan] = 1.0
+    for r in range(GOODS):
+        out[start + _S_GOODS + r] = state[RES + seat * NUM_RES + r] / CLAN_LIMIT[clan, r]
+    out[start + _S_VP] = min(state[RES + seat * NUM_RES + VP] / MAX_VP_SCALE, 1.0)
+    out[start + _S_TSEEK] = min(state[RES + seat * NUM_RES + TSEEK] / MAX_TSEEK, 1.0)
+    owned = state[OWNED + seat]
+    new = state[NEW_WORKERS + seat]
+    w = start + _S_WORKERS
+    out[w] = owned / WORKERS_PER_COLOUR
+    out[w + 1] = state[AVAILABLE + seat] / WORKERS_PER_COLOUR
+    out[w + 2] = new / WORKERS_PER_COLOUR
+    out[w + 3] = (WORKERS_PER_COLOUR - owned - new) / WORKERS_PER_COLOUR
+    out[w + 4] = min(state[PYRAMID_WORKERS + seat] / WORKERS_PER_COLOUR, 1.0)
+    out[w + 5] = state[SACRIFICED + seat] / WORKERS_PER_COLOUR
+    out[w + 6] = state[IDLE + seat] / WORKERS_PER_COLOUR
+    out[start + _S_OFFERINGS_DONE] = min(state[OFFERINGS_DONE + seat] / 2.0, 1.0)
+    if state[FIRST_OFFERING + seat]:
+        out[start + _S_FIRST] = 1.0 / state[FIRST_OFFERING + seat]
+    in_hand = 0
+    for card in range(NUM_HERITAGE):
+        if state[HERITAGE_HOLDER + card] == mark:
+            if state[HERITAGE_PLAYED + card]:
+                out[start + _S_HERITAGE + card] = 1.0
+            else:
+                in_hand += 1
+    out[start + _S_HAND_SIZE] = in_hand / 3.0
+    for card in range(NUM_MARKET):
+        if state[MARKET_OWNER + card] == mark:
+            out[start + _S_MARKET + card] = 1.0
+    for card in range(NUM_OFFERINGS):
+        if state[OFFERING_OWNER + card] == mark:
+            out[start + _S_OFFERINGS + card] = 1.0
+    for position in range(MAX_POSITIONS):
+        if state[EXPLORER + position] == mark:
+            out[start + _S_EXPLORER + position] = 1.0
+        for space in range(MAX_SPACES):
+            for place in range(SPACE_PLACES):
+                if state[SPACE_WORKER + (position * MAX_SPACES + space) * SPACE_PLACES + place] == mark:
+                    out[start + _S_SPACE + position * MAX_SPACES + space] = 1.0
+        for side in range(2):
+            if state[ENCAMP_WORKER + position * 2 + side] == mark:
+                out[start + _S_ENCAMP + position * 2 + side] = 1.0
+    for s in range(PITUK_SPACES):
+        if state[PITUK_WORKER + s] == mark:
+            out[start + _S_SPECIAL + s] = 1.0
+    if state[START_WORKER] == mark:
+        out[start + _S_SPECIAL + PITUK_SPACES] = 1.0
+    if state[INCREASE_WORKER] == mark:
+        out[start + _S_SPECIAL + PITUK_SPACES + 1] = 1.0
+
+
+@njit(cache=True)
+def observe(state: np.ndarray, player: int, out: np.ndarray) -> None:
+    """What `player` may know: the public table, every seat's public block (relative seats),
+    its own hand and its own pending set-up choice."""
+    write_public(state, out)
+    out[PUBLIC_SIZE:] = 0.0
+    n = state[NUM_PLAYERS]
+    for relative in range(n):
+        write_seat(state, (player + relative) % n, out, _SEATS + relative * SEAT_SIZE)
+    for card in range(NUM_HERITAGE):
+        if state[HERITAGE_HOLDER + card] == player + 1 and not state[HERITAGE_PLAYED + card]:
+            out[_HAND + card] = 1.0
+    if state[PENDING + player] != NO_CARD:
+        out[_PENDING + state[PENDING + player]] = 1.0
+
+
+@njit(cache=True)
+def full_state(state: np.ndarray, out: np.ndarray) -> None:
+    """Everything, secrets included: for centralised critics and debugging."""
+    write_public(state, out)
+    out[PUBLIC_SIZE:] = 0.0
+    n = state[NUM_PLAYERS]
+    for seat in range(n):
+        write_seat(state, seat, out, _SEATS + seat * SEAT_SIZE)
+        if state[PENDING + seat] != NO_CARD:
+            out[_PENDINGS + seat * NUM_HERITAGE + state[PENDING + seat]] = 1.0
+    for card in range(NUM_HERITAGE):
+        holder = state[HERITAGE_HOLDER + card]
+        if holder != 0 and not state[HERITAGE_PLAYED + card]:
+            out[_HANDS + (holder - 1) * NUM_HERITAGE + card] = 1.0
+    boxed = np.ones(NUM_TILES, np.int32)
+    for position in range(state[POSITIONS]):
+        tile = state[TILE_AT + position]
+        boxed[tile] = 0
+        if not state[REVEALED + position]:
+            out[_HIDDEN_TILE + position * NUM_TILES + tile] = 1.0
+    for t in range(NUM_TILES):
+        out[_BOXED + t] = boxed[t]
+    count = state[MARKET_DECK_COUNT]
+    for i in range(count):
+        out[_MARKET_ORDER + state[MARKET_DECK + i]] = (count - i) / NUM_MARKET
+    count = state[OFFER_DECK_COUNT]
+    for i in range(count):
+        out[_OFFERING_ORDER + state[OFFER_DECK + i]] = (count - i) / NUM_OFFERINGS

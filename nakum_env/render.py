@@ -1,0 +1,398 @@
+"""Text (ANSI) and picture renderings of a Nakum state, and actions in words."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from nakum_env import data
+from nakum_env.data import (
+    CLAN_INCREASE_COST,
+    CLAN_LIMIT,
+    CLAN_NAMES,
+    HERITAGE_GAIN,
+    ICON_NAMES,
+    MARKET_COST,
+    MARKET_END_VP,
+    MARKET_GAIN,
+    MARKET_ICON,
+    MARKET_SHOWN,
+    MAX_OPTIONS,
+    MAX_SPACES,
+    NUM_HERITAGE,
+    NUM_RES,
+    OFFERING_COST,
+    OFFERING_NAMES,
+    OFFERING_SACRIFICE,
+    OFFERING_VP,
+    OFFERINGS_SHOWN,
+    OPTION_EXISTS,
+    OPTION_GAIN,
+    SHORT,
+    SIDES,
+    SPACE_DOUBLE,
+    SPACE_GAIN,
+    SPACE_KIND,
+    SPACE_KINDS,
+    STEAL_COST,
+    STEAL_VP,
+    TILE_NAMES,
+    WORKERS_PER_COLOUR,
+)
+from nakum_env.kernels import score_of
+from nakum_env.state import (
+    ACTIONS,
+    AVAILABLE,
+    CLAN,
+    CUBE_INCREASE,
+    CUBE_PITUK,
+    CUBE_RESERVE,
+    EFFECT,
+    EFFECT_CARD,
+    ENCAMP_WORKER,
+    ENCAMPMENT,
+    EXPLORE,
+    EXPLORER,
+    FAVOUR,
+    FREE,
+    HERITAGE_ACTION,
+    HERITAGE_HOLDER,
+    HERITAGE_PLAYED,
+    HERITAGE_SETUP,
+    INCREASE,
+    INCREASE_BLOCKED,
+    INCREASE_WORKER,
+    MARKET_ACTION,
+    MARKET_DECK_COUNT,
+    MARKET_OWNER,
+    MARKET_SLOT,
+    N_OPTION_SLOTS,
+    N_SEAT_OFFSETS,
+    NEW_WORKERS,
+    NO_CARD,
+    OFFER_DECK_COUNT,
+    OFFER_SLOT,
+    OFFERING,
+    OFFERING_OWNER,
+    OFFERINGS_DONE,
+    OPTION_CUBE,
+    OWNED,
+    PASS,
+    PENDING,
+    PHASE,
+    PHASE_HERITAGE,
+    PHASE_REVEAL,
+    PHASES,
+    PITUK,
+    PITUK_CUBE,
+    PITUK_WORKER,
+    POSITIONS,
+    PYRAMID_WORKERS,
+    RES,
+    REVEAL,
+    REVEALED,
+    ROUND,
+    SACRIFICED,
+    SPACE,
+    SPACE_WORKER,
+    START,
+    START_PLAYER,
+    START_WORKER,
+    STEAL,
+    TILE_AT,
+)
+from treasure_core.ansi import paint
+from treasure_core.header import CURRENT_PLAYER, NUM_PLAYERS, TERMINAL
+
+_ANSI = ("\x1b[31m", "\x1b[34m", "\x1b[32m", "\x1b[33m")
+_RGB = np.array([(210, 50, 50), (50, 90, 220), (40, 170, 60), (230, 200, 40)], np.uint8)
+_EFFECT_WORDS = ("", "steal", "free an Encampment", "the Pituk's favour")
+
+
+def amount_words(vector: np.ndarray) -> str:
+    parts = [f"{int(vector[r])}{SHORT[r]}" for r in range(NUM_RES) if vector[r]]
+    return "+".join(parts) or "nothing"
+
+
+def market_words(card: int) -> str:
+    parts = []
+    if MARKET_COST[card].any():
+        parts.append(f"pay {amount_words(MARKET_COST[card])} ->")
+    if MARKET_GAIN[card].any():
+        parts.append(amount_words(MARKET_GAIN[card]))
+    if MARKET_ICON[card]:
+        parts.append(f"[{ICON_NAMES[MARKET_ICON[card]]}]")
+    if MARKET_END_VP[card]:
+        parts.append(f"({int(MARKET_END_VP[card])} VP at the end)")
+    return f"M{card}: " + " ".join(parts)
+
+
+def offering_words(card: int) -> str:
+    sacrifice = int(OFFERING_SACRIFICE[card])
+    extra = f", sacrifice {sacrifice}" if sacrifice else ""
+    return f"{OFFERING_NAMES[card]} ({amount_words(OFFERING_COST[card])}{extra}; {int(OFFERING_VP[card])} VP)"
+
+
+def _tile_name(state: np.ndarray, position: int) -> str:
+    if state[REVEALED + position]:
+        return TILE_NAMES[int(state[TILE_AT + position])]
+    return "face-down tile"
+
+
+def describe_action(state: np.ndarray, action: int, seat: int | None = None) -> str:
+    """Words for an action of `seat` (default: the player to act), as `play` lists them."""
+    block, i = ACTIONS.block_of(int(action))
+    seat = int(state[CURRENT_PLAYER]) if seat is None else seat
+    n = int(state[NUM_PLAYERS])
+    if block == HERITAGE_SETUP:
+        return f"set-up: play Heritage H{i} ({amount_words(HERITAGE_GAIN[i])})"
+    if block == REVEAL:
+        return f"set-up: reveal the tile at position {i + 1}"
+    if block == SPACE:
+        position, space = divmod(i, MAX_SPACES)
+        tile = int(state[TILE_AT + position])
+        return f"{TILE_NAMES[tile]} (position {position + 1}): take {amount_words(SPACE_GAIN[tile, space])}"
+    if block == MARKET_ACTION:
+        position, slot = divmod(i, MARKET_SHOWN)
+        card = int(state[MARKET_SLOT + slot])
+        what = market_words(card) if card != NO_CARD else "an empty slot"
+        return f"{_tile_name(state, position)} (position {position + 1}) Market: acquire {what}"
+    if block == HERITAGE_ACTION:
+        position, card = divmod(i, NUM_HERITAGE)
+        return (
+            f"{_tile_name(state, position)} (position {position + 1}) Heritage: play H{card} "
+            f"({amount_words(HERITAGE_GAIN[card])})"
+        )
+    if block == ENCAMPMENT:
+        position, rest = divmod(i, 2 * MAX_OPTIONS)
+        side, option = divmod(rest, MAX_OPTIONS)
+        tile = int(state[TILE_AT + position])
+        return (
+            f"{TILE_NAMES[tile]} (position {position + 1}) {SIDES[side]} Encampment: take "
+            f"{amount_words(OPTION_GAIN[tile, side, option])}"
+        )
+    if block == EXPLORE:
+        return f"explore the face-down tile at position {i + 1} (+1 VP)"
+    if block == OFFERING:
+        card = int(state[OFFER_SLOT + i])
+        return f"the Pyramid: offer {offering_words(card) if card != NO_CARD else 'nothing'}"
+    if block == PITUK:
+        return "the Grand Priest Pituk (+1 VP and his favour)"
+    if block == START_PLAYER:
+        return "take the starting player marker"
+    if block == INCREASE:
+        return f"increase the clan (pay {amount_words(CLAN_INCREASE_COST[int(state[CLAN + seat])])})"
+    if block == PASS:
+        return "pass: the worker stays idle"
+    if block == STEAL:
+        option, offset = divmod(i, N_SEAT_OFFSETS)
+        card = int(state[EFFECT_CARD]) if state[EFFECT_CARD] != NO_CARD else 0
+        victim = (seat + offset + 1) % max(n, 1)
+        return (
+            f"steal {int(STEAL_VP[card, option])} VP from player_{victim} "
+            f"(pay {amount_words(STEAL_COST[card, option])})"
+        )
+    if block == FREE:
+        if i < N_OPTION_SLOTS:
+            position, rest = divmod(i, 2 * MAX_OPTIONS)
+            side, option = divmod(rest, MAX_OPTIONS)
+            return f"free option {option + 1} of the {SIDES[side]} Encampment at position {position + 1}"
+        if i < CUBE_INCREASE:
+            return f"free Pituk space {i - CUBE_PITUK + 1}"
+        if i == CUBE_INCREASE:
+            return "free the block on Increase the clan"
+        return "free the block on the starting player space"
+    assert block == FAVOUR
+    return "the Pituk's favour: replace the Offerings" if i else "the Pituk's favour: keep the Offerings"
+
+
+def _who(mark: int, colour: bool) -> str:
+    if mark == 0:
+        return "."
+    return paint(str(mark - 1), _ANSI[mark - 1], colour)
+
+
+def _seat_line(state: np.ndarray, p: int, viewer: int | None) -> str:
+    clan = int(state[CLAN + p])
+    res = state[RES + p * NUM_RES : RES + (p + 1) * NUM_RES]
+    limit = CLAN_LIMIT[clan]
+    hand = [
+        c
+        for c in range(NUM_HERITAGE)
+        if state[HERITAGE_HOLDER + c] == p + 1 and not state[HERITAGE_PLAYED + c]
+    ]
+    shown = " ".join(f"H{c}" for c in hand) if viewer == p else f"{len(hand)} cards"
+    offerings = [OFFERING_NAMES[c] for c in range(len(OFFERING_NAMES)) if state[OFFERING_OWNER + c] == p + 1]
+    market = [f"M{c}" for c in range(len(MARKET_COST)) if state[MARKET_OWNER + c] == p + 1]
+    owned, new = int(state[OWNED + p]), int(state[NEW_WORKERS + p])
+    return (
+        f"player_{p}{' (you)' if p == viewer else ''}{' [start]' if state[START] == p else ''} "
+        f"{CLAN_NAMES[clan]}: corn {int(res[0])}/{int(limit[0])} skin {int(res[1])}/{int(limit[1])} "
+        f"mask {int(res[2])}/{int(limit[2])} VP {int(res[3])}; workers {int(state[AVAILABLE + p])} to place "
+        f"of {owned} (+{new} tonight, {WORKERS_PER_COLOUR - owned - new} in reserve"
+        f"{', ' + str(int(state[SACRIFICED + p])) + ' sacrificed' if state[SACRIFICED + p] else ''}); "
+        f"hand {shown}; Offerings {', '.join(offerings) or '-'}; Market {' '.join(market) or '-'}; "
+        f"score {score_of(state, p)}"
+    )
+
+
+def render_ansi(state: np.ndarray, viewer: int | None = None, colour: bool = True) -> str:
+    """The table: the Pyramid tile, the jungle tiles, the cards, the clans. `viewer` adds that
+    player's own hand; never shows another hand, a deck order or a face-down tile."""
+    n = int(state[NUM_PLAYERS])
+    lines = [f"round {int(state[ROUND])}, {PHASES[int(state[PHASE])]}"]
+    on_pyramid = [
+        f"{_who(p + 1, colour)}x{int(state[PYRAMID_WORKERS + p])}"
+        for p in range(n)
+        if state[PYRAMID_WORKERS + p]
+    ]
+    pyramid = [f"Pyramid: {', '.join(on_pyramid) or 'empty'}"]
+    pituk = " ".join(
+        "X" if state[PITUK_CUBE + s] else _who(int(state[PITUK_WORKER + s]), colour) for s in range(2)
+    )
+    pyramid.append(f"Pituk [{pituk}]")
+    pyramid.append(f"start [{_who(int(state[START_WORKER]), colour)}]")
+    blocked = "X" if state[INCREASE_BLOCKED] else _who(int(state[INCREASE_WORKER]), colour)
+    pyramid.append(f"increase [{blocked}]")
+    pyramid.append(f"cubes in reserve {int(state[CUBE_RESERVE])}")
+    lines.append("  ".join(pyramid))
+    for position in range(int(state[POSITIONS])):
+        explorer = int(state[EXPLORER + position])
+        if not state[REVEALED + position]:
+            note = f" (explored by {_who(explorer, colour)}, revealed tonight)" if explorer else ""
+            lines.append(f" {position + 1}. face down{note}")
+            continue
+        tile = int(state[TILE_AT + position])
+        spaces = []
+        for space in range(MAX_SPACES):
+            kind = int(SPACE_KIND[tile, space])
+            what = amount_words(SPACE_GAIN[tile, space]) if kind == 0 else SPACE_KINDS[kind]
+            marks = "".join(
+                _who(int(state[SPACE_WORKER + (position * MAX_SPACES + space) * 2 + k]), colour)
+                for k in range(2)
+            )
+            double = "2" if SPACE_DOUBLE[tile, space] else ""
+            spaces.append(f"{what}{double}[{marks}]")
+        camps = []
+        for side in range(2):
+            options = []
+            for option in range(MAX_OPTIONS):
+                if OPTION_EXISTS[tile, side, option]:
+                    covered = state[OPTION_CUBE + (position * 2 + side) * MAX_OPTIONS + option]
+                    options.append("X" if covered else amount_words(OPTION_GAIN[tile, side, option]))
+            if options:
+                fire = _who(int(state[ENCAMP_WORKER + position * 2 + side]), colour)
+                camps.append(f"{SIDES[side]} fire[{fire}] {'/'.join(options)}")
+        lines.append(f" {position + 1}. {TILE_NAMES[tile]}: {' '.join(spaces)}; {'; '.join(camps)}")
+    market = [market_words(int(c)) for c in state[MARKET_SLOT : MARKET_SLOT + MARKET_SHOWN] if c != NO_CARD]
+    lines.append(f"Market ({int(state[MARKET_DECK_COUNT])} in the deck): " + " | ".join(market))
+    offers = [
+        offering_words(int(c)) for c in state[OFFER_SLOT : OFFER_SLOT + OFFERINGS_SHOWN] if c != NO_CARD
+    ]
+    lines.append(f"Offerings ({int(state[OFFER_DECK_COUNT])} in the deck): " + " | ".join(offers))
+    for p in range(n):
+        lines.append(_seat_line(state, p, viewer))
+    if state[TERMINAL]:
+        lines.append("game over: " + ", ".join(f"player_{p} {score_of(state, p)}" for p in range(n)))
+    elif state[PHASE] == PHASE_HERITAGE:
+        chosen = [f"player_{p}" for p in range(n) if state[PENDING + p] != NO_CARD]
+        lines.append(
+            f"set-up Heritage play; chosen: {', '.join(chosen) or 'nobody'}; "
+            f"player_{int(state[CURRENT_PLAYER])} to choose"
+        )
+        if viewer is not None and state[PENDING + viewer] != NO_CARD:
+            lines.append(f"your choice: H{int(state[PENDING + viewer])}")
+    elif state[PHASE] == PHASE_REVEAL:
+        lines.append(f"set-up: player_{int(state[CURRENT_PLAYER])} reveals a tile")
+    else:
+        effect = _EFFECT_WORDS[int(state[EFFECT])]
+        lines.append(f"player_{int(state[CURRENT_PLAYER])} to act{' (' + effect + ')' if effect else ''}")
+    return "\n".join(lines)
+
+
+def render_rgb(state: np.ndarray, cell: int = 12) -> np.ndarray:
+    """A picture of the board: the Pyramid tile in the middle, the jungle tiles around it (face
+    down ones dark), workers as squares of their colour, cubes black. Public information only."""
+    n = int(state[NUM_PLAYERS])
+    size = 3 * 4 * cell
+    image = np.full((size, size + 4 * cell, 3), 30, np.uint8)
+    centres = ((0, 1), (0, 2), (1, 2), (2, 2), (2, 1), (2, 0), (1, 0), (0, 0))
+    block = 4 * cell
+
+    def fill(r: int, c: int, h: int, w: int, rgb) -> None:
+        image[r : r + h, c : c + w] = rgb
+
+    # The Pyramid tile.
+    top, left = block, block
+    fill(top + 2, left + 2, block - 4, block - 4, (200, 180, 120))
+    for p in range(n):
+        for k in range(int(state[PYRAMID_WORKERS + p])):
+            fill(
+                top + cell + k * (cell // 2 + 2),
+                left + cell + p * (cell // 2 + 2),
+                cell // 2,
+                cell // 2,
+                _RGB[p],
+            )
+    for s in range(2):
+        colour = (0, 0, 0) if state[PITUK_CUBE + s] else (150, 150, 150)
+        fill(top + 3 * cell, left + cell + s * cell, cell - 2, cell - 2, colour)
+        if state[PITUK_WORKER + s]:
+            fill(
+                top + 3 * cell + 2,
+                left + cell + s * cell + 2,
+                cell - 6,
+                cell - 6,
+                _RGB[int(state[PITUK_WORKER + s]) - 1],
+            )
+    for position in range(int(state[POSITIONS])):
+        r, c = centres[position]
+        top, left = r * block, c * block
+        if not state[REVEALED + position]:
+            fill(top + 2, left + 2, block - 4, block - 4, (20, 60, 25))
+            if state[EXPLORER + position]:
+                fill(top + cell, left + cell, cell, cell, _RGB[int(state[EXPLORER + position]) - 1])
+            continue
+        fill(top + 2, left + 2, block - 4, block - 4, (60, 140, 60))
+        tile = int(state[TILE_AT + position])
+        for space in range(MAX_SPACES):
+            fill(top + cell // 2, left + cell // 2 + space * cell, cell - 2, cell - 2, (220, 210, 170))
+            for k in range(2):
+                mark = int(state[SPACE_WORKER + (position * MAX_SPACES + space) * 2 + k])
+                if mark:
+                    fill(
+                        top + cell // 2 + 2 + k * 3,
+                        left + cell // 2 + space * cell + 2,
+                        cell // 2,
+                        cell // 2,
+                        _RGB[mark - 1],
+                    )
+        for side in range(2):
+            for option in range(MAX_OPTIONS):
+                if OPTION_EXISTS[tile, side, option]:
+                    covered = state[OPTION_CUBE + (position * 2 + side) * MAX_OPTIONS + option]
+                    colour = (0, 0, 0) if covered else (230, 120, 30)
+                    fill(
+                        top + 2 * cell + option * (cell // 2 + 1),
+                        left + cell // 2 + side * 2 * cell,
+                        cell // 2,
+                        cell,
+                        colour,
+                    )
+            mark = int(state[ENCAMP_WORKER + position * 2 + side])
+            if mark:
+                fill(top + 3 * cell, left + cell // 2 + side * 2 * cell, cell // 2, cell // 2, _RGB[mark - 1])
+    # A column per player: goods and VP as bars.
+    for p in range(n):
+        left = size + p * cell
+        res = state[RES + p * NUM_RES : RES + (p + 1) * NUM_RES]
+        bars = ((int(res[0]), (240, 210, 60)), (int(res[1]), (170, 110, 50)), (int(res[2]), (60, 200, 140)))
+        top = 0
+        for value, colour in bars:
+            fill(top, left + 1, min(value, 8) * 4, cell - 2, colour)
+            top += 8 * 4 + 2
+        fill(top, left + 1, min(int(res[3]), 40) * 2, cell - 2, _RGB[p])
+        fill(size - cell, left + 1, cell - 2, cell - 2, _RGB[p])
+        for k in range(int(state[OFFERINGS_DONE + p])):
+            fill(size - 2 * cell - k * cell, left + 3, cell - 6, cell - 6, (255, 255, 255))
+    _ = data
+    return image

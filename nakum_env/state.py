@@ -1,0 +1,167 @@
+"""The layout of a Nakum state: named offsets into the flat int32 array, the phases and the
+action layout (docs/architecture.md, The state; docs/games/nakum.md, State fields).
+
+The shared header (treasure_core.header) comes first. Per-seat blocks have MAX_PLAYERS rows
+(seat-major); rows of seats not in the game stay zero. Seats are written seat + 1 where 0
+means "nobody". The fields marked "reserved" belong to the next issue's Cenote, Destiny,
+Forest and Chaak'Bot (solo: the bot is competitor 1); they are zero in the base game.
+"""
+
+from nakum_env.data import (
+    MARKET_SHOWN,
+    MAX_OPTIONS,
+    MAX_PLAYERS,
+    MAX_POSITIONS,
+    MAX_SPACES,
+    NUM_HERITAGE,
+    NUM_MARKET,
+    NUM_OFFERINGS,
+    NUM_RES,
+    OFFERINGS_SHOWN,
+    PITUK_SPACES,
+    STEAL_OPTIONS,
+)
+from treasure_core.header import HEADER_SIZE
+from treasure_core.layout import ActionLayout, Fields
+
+# Phases (kernels.phase reads PHASE).
+PHASE_HERITAGE = 0  # set-up: every player plays 1 of its 3 Heritage cards, simultaneously
+PHASE_REVEAL = 1  # set-up: the first players reveal a face-down tile each (1 with 2 players)
+PHASE_DAY = 2  # one worker per action, in turn order
+PHASE_EFFECT = 3  # the player to act resolves a Market icon or the Pituk's favour
+PHASES = ("heritage", "reveal", "day", "effect")
+
+# Pending effects (PHASE_EFFECT).
+EFFECT_NONE = 0
+EFFECT_STEAL = 1  # a steal icon: choose an option and a victim
+EFFECT_FREE = 2  # a free-an-Encampment icon: remove a black cube
+EFFECT_FAVOUR = 3  # the Pituk's favour: refresh the Offerings or keep them
+
+# Where a card is. Heritage: HERITAGE_HOLDER seat + 1 (0: the box); HERITAGE_PLAYED 1 once played.
+# Offerings: OFFERING_WHERE; OFFERING_OWNER seat + 1 when taken.
+OFFER_IN_DECK, OFFER_SHOWN, OFFER_DISCARD, OFFER_TAKEN = 0, 1, 2, 3
+NO_CARD = -1
+NO_TILE = -1
+
+# End conditions.
+END_NONE = 0
+END_OFFERINGS = 1  # a player has 2 Offerings: the round finished, no night
+END_NAMES = ("not over", "two offerings")
+
+# Cube targets of the free-an-Encampment icon, after the Encampment options.
+N_OPTION_SLOTS = MAX_POSITIONS * 2 * MAX_OPTIONS  # [position, side, option]
+CUBE_PITUK = N_OPTION_SLOTS  # + Pituk space
+CUBE_INCREASE = N_OPTION_SLOTS + PITUK_SPACES  # the first-round block on "Increase the clan"
+CUBE_START = CUBE_INCREASE + 1  # Chaak'Bot's block on the start-player space (solo, reserved)
+N_CUBE_TARGETS = CUBE_START + 1
+N_SEAT_OFFSETS = MAX_PLAYERS - 1  # other players, as seats after the actor
+
+# The flat action space (docs/games/nakum.md, Actions).
+ACTIONS = ActionLayout()
+HERITAGE_SETUP = ACTIONS.add("heritage_setup", NUM_HERITAGE, "set-up: play Heritage card i (simultaneous)")
+REVEAL = ACTIONS.add("reveal", MAX_POSITIONS, "set-up: reveal the face-down tile at position i")
+SPACE = ACTIONS.add(
+    "space", MAX_POSITIONS * MAX_SPACES, "worker on resource space i % 3 of the tile at position i // 3"
+)
+MARKET_ACTION = ACTIONS.add(
+    "market",
+    MAX_POSITIONS * MARKET_SHOWN,
+    "worker on the Market space of position i // 5; acquire the Market card in slot i % 5",
+)
+HERITAGE_ACTION = ACTIONS.add(
+    "heritage",
+    MAX_POSITIONS * NUM_HERITAGE,
+    "worker on the Heritage space of position i // 12; play Heritage card i % 12",
+)
+ENCAMPMENT = ACTIONS.add(
+    "encampment",
+    N_OPTION_SLOTS,
+    "worker on Encampment (i // 2) % 2 (left, right) of position i // 4; take its option i % 2",
+)
+EXPLORE = ACTIONS.add("explore", MAX_POSITIONS, "worker explores the face-down tile at position i (+1 VP)")
+OFFERING = ACTIONS.add("offering", OFFERINGS_SHOWN, "2 workers to the Pyramid: make the Offering in slot i")
+PITUK = ACTIONS.add("pituk", 1, "worker to the Grand Priest Pituk (+1 VP, then his favour)")
+START_PLAYER = ACTIONS.add("start_player", 1, "worker takes the starting player marker")
+INCREASE = ACTIONS.add("increase", 1, "2 workers increase the clan (+1 worker from the reserve next round)")
+PASS = ACTIONS.add("pass", 1, "the worker stays idle (only when nothing else is legal)")
+STEAL = ACTIONS.add(
+    "steal", STEAL_OPTIONS * N_SEAT_OFFSETS, "steal icon: option i // 3 from the player i % 3 + 1 seats on"
+)
+FREE = ACTIONS.add(
+    "free",
+    N_CUBE_TARGETS,
+    "free icon: remove the cube from Encampment option i (< 32), Pituk space i - 32, or block i - 34",
+)
+FAVOUR = ACTIONS.add("favour", 2, "the Pituk's favour: 0 keep the Offerings, 1 replace them with 2 new")
+N_ACTIONS = ACTIONS.size
+MAX_COMPETITORS = MAX_PLAYERS  # the solo mode's Chaak'Bot (next issue) is competitor 1
+
+# Game params after the shared params header (env.py compiles the options into these).
+# No game params yet; the next issue adds P_CENOTE, P_DESTINY, P_FOREST and P_SOLO_HARD here, after
+# the shared params header (treasure_core.header.PARAMS_HEADER).
+
+_fields = Fields(HEADER_SIZE)
+PHASE = _fields.add(1)  # PHASE_*
+ROUND = _fields.add(1)  # 1, 2, ...: the current day
+END_CONDITION = _fields.add(1)  # END_*
+START = _fields.add(1)  # seat holding the starting player marker
+LEADER = _fields.add(1)  # seat that began the current day (the marker may move during it)
+REVEALS_LEFT = _fields.add(1)  # set-up tiles still to reveal
+INCREASE_BLOCKED = _fields.add(1)  # 1: the set-up cube covers "Increase the clan"
+START_BLOCKED = _fields.add(1)  # reserved (solo): Chaak'Bot's cube on the start-player space
+CUBE_RESERVE = _fields.add(1)  # black cubes off the board
+OFFERINGS_MADE = _fields.add(1)  # Offerings completed so far, by everyone
+EFFECT = _fields.add(1)  # EFFECT_* pending for the player to act
+EFFECT_CARD = _fields.add(1)  # the Market card whose icon is pending, or NO_CARD
+LAST_ACTION = _fields.add(1)  # the last action taken (public), or -1
+LAST_ACTOR = _fields.add(1)  # who took it
+# The board: positions around the Pyramid.
+POSITIONS = _fields.add(1)  # positions in use (6; the Forest: 8)
+TILE_AT = _fields.add(MAX_POSITIONS)  # [position] tile id, or NO_TILE (hidden while face down)
+REVEALED = _fields.add(MAX_POSITIONS)  # [position] 1 once face up
+EXPLORER = _fields.add(MAX_POSITIONS)  # [position] seat + 1 of the expedition (face down until night)
+SPACE_WORKER = _fields.add(MAX_POSITIONS * MAX_SPACES * 2)  # [position, space, place] seat + 1
+ENCAMP_WORKER = _fields.add(MAX_POSITIONS * 2)  # [position, side] seat + 1 on the firepit
+OPTION_CUBE = _fields.add(N_OPTION_SLOTS)  # [position, side, option] 1: covered by a cube
+PITUK_CUBE = _fields.add(PITUK_SPACES)  # [space] 1: used up
+PITUK_WORKER = _fields.add(PITUK_SPACES)  # [space] seat + 1 this day
+START_WORKER = _fields.add(1)  # seat + 1 on the start-player space
+INCREASE_WORKER = _fields.add(1)  # seat + 1 whose 2 workers (and a reserve worker) are there
+# Cards.
+MARKET_DECK = _fields.add(NUM_MARKET)  # the draw pile, bottom first (hidden order)
+MARKET_DECK_COUNT = _fields.add(1)
+MARKET_SLOT = _fields.add(MARKET_SHOWN)  # [slot] card id, or NO_CARD; filled from the left
+MARKET_OWNER = _fields.add(NUM_MARKET)  # [card] seat + 1 who acquired it
+OFFER_DECK = _fields.add(NUM_OFFERINGS)  # the draw pile, bottom first (hidden order)
+OFFER_DECK_COUNT = _fields.add(1)
+OFFER_SLOT = _fields.add(OFFERINGS_SHOWN)  # [slot] card id, or NO_CARD
+OFFERING_WHERE = _fields.add(NUM_OFFERINGS)  # [card] OFFER_*
+OFFERING_OWNER = _fields.add(NUM_OFFERINGS)  # [card] seat + 1 who completed it
+HERITAGE_HOLDER = _fields.add(NUM_HERITAGE)  # [card] seat + 1 holding or having played it; 0 box
+HERITAGE_PLAYED = _fields.add(NUM_HERITAGE)  # [card] 1 once played (public)
+PENDING = _fields.add(MAX_PLAYERS)  # [seat] set-up Heritage choice, hidden until all chose; -1
+# The players.
+CLAN = _fields.add(MAX_PLAYERS)  # [seat] clan id (public)
+RES = _fields.add(MAX_PLAYERS * NUM_RES)  # [seat, resource] warehouse and VP tokens
+OWNED = _fields.add(MAX_PLAYERS)  # [seat] workers in the player's hands (not in the reserve)
+AVAILABLE = _fields.add(MAX_PLAYERS)  # [seat] workers still to place this day
+NEW_WORKERS = _fields.add(MAX_PLAYERS)  # [seat] reserve workers joining at night (increase)
+PYRAMID_WORKERS = _fields.add(MAX_PLAYERS)  # [seat] workers on the Pyramid this day
+SACRIFICED = _fields.add(MAX_PLAYERS)  # [seat] of those, knocked down (to the reserve at night)
+IDLE = _fields.add(MAX_PLAYERS)  # [seat] workers that passed this day
+OFFERINGS_DONE = _fields.add(MAX_PLAYERS)  # [seat] Offerings completed
+FIRST_OFFERING = _fields.add(MAX_PLAYERS)  # [seat] 1 + how many Offerings preceded its first; 0 none
+# Reserved for the next issue (zero in the base game).
+VARIANT = _fields.add(4)  # cenote, destiny, forest, solo-hard flags
+TSEEK_SUPPLY = _fields.add(1)  # tseek' left on the Cenote tile
+CENOTE_USED = _fields.add(MAX_PLAYERS)  # [seat] sent a worker to the Cenote this round
+CENOTE_WORKERS = _fields.add(MAX_PLAYERS)  # [seat] sacrificed workers left on the Cenote
+OFFER_SLOT_WORKERS = _fields.add(OFFERINGS_SHOWN * MAX_PLAYERS)  # [slot, seat] workers on Offerings
+TSEEK_ON_OFFERINGS = _fields.add(MAX_PLAYERS)  # [seat] tseek' paid into completed Offerings
+DESTINY_HOLDER = _fields.add(6)  # [card] seat + 1 holding the Destiny card
+BOT_DECK = _fields.add(8)  # Chaak'Bot's draw pile (card ids, bottom first)
+BOT_DECK_COUNT = _fields.add(1)
+BOT_ORIENT = _fields.add(8)  # [card] orientation 0/1
+BOT_DRAWN = _fields.add(3)  # the day's 3 cards, or NO_CARD
+BOT_ACTED = _fields.add(1)  # bot cards played this day
+STATE_SIZE = _fields.size
