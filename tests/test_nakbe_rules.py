@@ -979,12 +979,13 @@ def test_consistency_checks_name_what_is_wrong():
     state = base.copy()
     state[EXPLORER_SLOT + data.JUNGLE * data.NUM_EXPLORERS + IDX["black"]] = 6
     _refused(state, "not been played", env)
-    # Only catches take slots before the end, the lowest free one first.
+    # One slot, two explorers.
     env, base = _real_state(seed=1, steps=0)
     state = base.copy()
-    state[EXPLORER_POS + IDX["red"]] = OFF_BOARD
-    state[EXPLORER_SLOT + IDX["red"]] = 3
-    _refused(state, "slots", env)
+    for name in ("red", "blue"):
+        state[EXPLORER_POS + IDX[name]] = OFF_BOARD
+        state[EXPLORER_SLOT + IDX[name]] = 0
+    _refused(state, "assigned twice", env)
     # A live game keeps at least two explorers on the board.
     state = base.copy()
     for e in range(data.NUM_EXPLORERS - 1):
