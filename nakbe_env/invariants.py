@@ -38,6 +38,7 @@ from nakbe_env.state import (
     P_FEATURES,
     P_FIRST_SIDE,
     P_TRAP_ORIGIN,
+    ROUND,
     SEAT_TOKENS,
     SIDE,
     SNAKES_WAITING,
@@ -98,6 +99,9 @@ def check_invariants(state: np.ndarray) -> None:
     dark = state[EXPLORER_DARK : EXPLORER_DARK + NUM_EXPLORERS]
     guardian = int(state[GUARDIAN_POS])
     assert GUARDIAN_START <= guardian <= track_length, f"guardian at {guardian}"
+    # Round 2 starts with the Guardian on space 0, and each round after moves it on (state.py,
+    # MAX_ROUND): the round counter never outruns the Guardian.
+    assert state[ROUND] - 2 <= guardian, f"round {state[ROUND]} with the Guardian at {guardian}"
     on_board = [int(p) for p in positions if p != OFF_BOARD]
     on_track = [p for p in on_board if p != START]
     # Explorers are on distinct spaces, except at the start.

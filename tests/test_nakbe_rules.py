@@ -992,6 +992,10 @@ def test_consistency_checks_name_what_is_wrong():
         state[EXPLORER_POS + e] = OFF_BOARD
         state[EXPLORER_SLOT + e] = e
     _refused(state, "one explorer left", env)
+    # The Guardian moves every round after the first: round 9 finds it on space 7 or beyond.
+    state = base.copy()
+    state[GUARDIAN_POS], state[ROUND] = CHAMBER, 9
+    _refused(state, "round 9", env)
     # Over means the die shows nothing.
     state = base.copy()
     state[TERMINAL] = 1
