@@ -135,8 +135,13 @@ def check_invariants(state: np.ndarray) -> None:
     items = state[CELL_ITEM : CELL_ITEM + seats * cells].reshape(seats, cells)
     assert not islands[n:].any() and not items[n:].any(), "an island for a seat not in the game"
     assert not positions[n:].any(), "adventurers for a seat not in the game"
-    for field in (PENDING, LAST_ACTION, CRYSTALS_COLLECTED, GOLD_COLLECTED):
-        assert not any(s[field + n : field + seats]), f"field at {field}: a seat not in the game"
+    for name, field in (
+        ("PENDING", PENDING),
+        ("LAST_ACTION", LAST_ACTION),
+        ("CRYSTALS_COLLECTED", CRYSTALS_COLLECTED),
+        ("GOLD_COLLECTED", GOLD_COLLECTED),
+    ):
+        assert not any(s[field + n : field + seats]), f"{name} for a seat not in the game"
     # The tile resolved last was revealed (and is not the one showing), and every player
     # decided on it.
     last_actions = s[LAST_ACTION : LAST_ACTION + n]
