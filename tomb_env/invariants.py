@@ -157,6 +157,10 @@ def score_of(state: np.ndarray, player: int) -> int:
     return total + (2 * gold if ability == data.ABILITY_TRADE else gold)
 
 
+def _card(card: int) -> str:
+    return f"card {card} ({KIND_NAMES[CARD_KIND[card]]})"
+
+
 def check_invariants(state: np.ndarray) -> None:
     """Raise AssertionError if the state breaks a rule that must always hold.
 
@@ -233,55 +237,66 @@ def check_invariants(state: np.ndarray) -> None:
     for card in range(NUM_CARDS):
         place, owner, source, when = places[card], owners[card], froms[card], dealt_in[card]
         effect = KIND_EFFECT[CARD_KIND[card]]
-        what = f"card {card} ({KIND_NAMES[CARD_KIND[card]]})"
         if place == PLACE_DECK:
-            assert card in undealt, f"{what} in the deck is not in DECK[DECK_TOP:]"
-            assert (owner, source, when, public[card]) == (NOBODY, FROM_NONE, -1, 0), f"{what} in the deck"
-            assert (flips[card], active[card], links[card]) == (FLIP_NONE, 0, NO_CARD), f"{what} in the deck"
+            assert card in undealt, f"{_card(card)} in the deck is not in DECK[DECK_TOP:]"
+            assert (owner, source, when, public[card]) == (NOBODY, FROM_NONE, -1, 0), (
+                f"{_card(card)} in the deck"
+            )
+            assert (flips[card], active[card], links[card]) == (FLIP_NONE, 0, NO_CARD), (
+                f"{_card(card)} in the deck"
+            )
             continue
-        assert card not in undealt, f"{what} out of the deck is in DECK[DECK_TOP:]"
+        assert card not in undealt, f"{_card(card)} out of the deck is in DECK[DECK_TOP:]"
         assert source != FROM_NONE and 0 <= when <= dealt_round, (
-            f"{what}: CARD_FROM {source}, CARD_ROUND {when}"
+            f"{_card(card)}: CARD_FROM {source}, CARD_ROUND {when}"
         )
         if place == PLACE_STASH:
-            assert 0 <= owner < n, f"{what} in the stash of seat {owner}"
+            assert 0 <= owner < n, f"{_card(card)} in the stash of seat {owner}"
         else:
-            assert owner == NOBODY, f"{what} not stashed has owner {owner}"
+            assert owner == NOBODY, f"{_card(card)} not stashed has owner {owner}"
         if source == FROM_DRAWN:
-            assert place == PLACE_STASH, f"{what} drawn by a Satchel is not stashed"
-            assert (flips[card], active[card], links[card]) == (FLIP_NONE, 0, NO_CARD), f"{what} drawn"
+            assert place == PLACE_STASH, f"{_card(card)} drawn by a Satchel is not stashed"
+            assert (flips[card], active[card], links[card]) == (FLIP_NONE, 0, NO_CARD), f"{_card(card)} drawn"
             continue
         dealt[when][source] += 1
         if place == PLACE_TABLE:
-            assert table_phase and when == r, f"{what} on the table, dealt in round {when}"
-            assert public[card] and (flips[card], active[card], links[card]) == (FLIP_NONE, 0, NO_CARD), what
+            assert table_phase and when == r, f"{_card(card)} on the table, dealt in round {when}"
+            assert public[card] and (flips[card], active[card], links[card]) == (FLIP_NONE, 0, NO_CARD), (
+                _card(card)
+            )
             continue
         if when == r and live and phase != PHASE_CALL:
-            raise AssertionError(f"{what} dealt this round has left the table before the round's end")
+            raise AssertionError(f"{_card(card)} dealt this round has left the table before the round's end")
         result = outcome[when][source]
         if place == PLACE_DISCARD:
-            assert public[card] and result != OUTCOME_DEAL, f"{what} discarded from a deal"
-            assert (flips[card], active[card], links[card]) == (FLIP_NONE, 0, NO_CARD), f"{what} discarded"
+            assert public[card] and result != OUTCOME_DEAL, f"{_card(card)} discarded from a deal"
+            assert (flips[card], active[card], links[card]) == (FLIP_NONE, 0, NO_CARD), (
+                f"{_card(card)} discarded"
+            )
             continue
         # Stashed from a location: taken there by a player who was there.
         assert result in (OUTCOME_DEAL, OUTCOME_LONE), (
-            f"{what} stashed from a location whose outcome is {result}"
+            f"{_card(card)} stashed from a location whose outcome is {result}"
         )
-        assert history[when][owner] == source, f"{what} stashed by seat {owner}, who was not there"
+        assert history[when][owner] == source, f"{_card(card)} stashed by seat {owner}, who was not there"
         link = links[card]
         if effect == data.EFFECT_DRAW:
-            assert 0 <= link < NUM_CARDS and link != card, f"{what}: a stashed Satchel's CARD_LINK is {link}"
+            assert 0 <= link < NUM_CARDS and link != card, (
+                f"{_card(card)}: a stashed Satchel's CARD_LINK is {link}"
+            )
             assert froms[link] == FROM_DRAWN and owners[link] == owner and dealt_in[link] == when, (
                 "Satchel draw"
             )
         else:
-            assert link == NO_CARD, f"{what} is no Satchel, yet CARD_LINK is {link}"
+            assert link == NO_CARD, f"{_card(card)} is no Satchel, yet CARD_LINK is {link}"
         flip = flips[card]
         if effect in FLIP_EFFECTS:
-            assert flip != FLIP_NONE, f"{what} collected without its coin call"
-            assert flip != FLIP_PENDING or (live and phase == PHASE_CALL), f"{what}: a coin call left pending"
+            assert flip != FLIP_NONE, f"{_card(card)} collected without its coin call"
+            assert flip != FLIP_PENDING or (live and phase == PHASE_CALL), (
+                f"{_card(card)}: a coin call left pending"
+            )
         else:
-            assert flip == FLIP_NONE, f"{what}: CARD_FLIP {flip}"
+            assert flip == FLIP_NONE, f"{_card(card)}: CARD_FLIP {flip}"
         timed = effect in TIMED_EFFECTS
         if timed and when == r - 1 and effect != data.EFFECT_SNAKEBITE:
             weapons_due.append(card)
@@ -291,7 +306,7 @@ def check_invariants(state: np.ndarray) -> None:
             due = card in pending
         else:
             due = False
-        assert active[card] == due, f"{what}: CARD_ACTIVE {active[card]}"
+        assert active[card] == due, f"{_card(card)}: CARD_ACTIVE {active[card]}"
     drawn = [c for c in range(NUM_CARDS) if froms[c] == FROM_DRAWN]
     linked = [x for x in links if x != NO_CARD]
     assert sorted(drawn) == sorted(linked), "every drawn card is one Satchel's draw"
