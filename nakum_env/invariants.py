@@ -119,7 +119,9 @@ def check_invariants(state: np.ndarray) -> None:
     for name, start in _SEAT_ROWS:
         row = s[start + n : start + P]
         assert all(v == (-1 if start == PENDING else 0) for v in row), f"{name}: an empty seat has {row}"
-    assert all(s[RES + p * R + data.TSEEK] == 0 for p in range(P)), "tseek' (the Cenote's) in the base game"
+    assert all(s[RES + p * R + data.TSEEK] == 0 for p in range(P)), (
+        "RES: tseek' (the Cenote's) in the base game"
+    )
     # Tiles: distinct ids on the board; the others are in the box.
     board = s[TILE_AT : TILE_AT + positions]
     assert sorted(set(board)) == sorted(board) and all(0 <= t < data.NUM_TILES for t in board), board
@@ -135,21 +137,25 @@ def check_invariants(state: np.ndarray) -> None:
             assert not revealed[pos] and not explorer[pos]
         # Workers and cubes lie only on face-up tiles (a face-down tile's identity is hidden).
         here = spaces[pos * data.MAX_SPACES * 2 : (pos + 1) * data.MAX_SPACES * 2]
-        assert revealed[pos] or not any(here), f"position {pos}: a worker on a face-down tile"
-        assert revealed[pos] or not any(encamp[pos * 2 : pos * 2 + 2]), f"position {pos}: camp face down"
-        assert revealed[pos] or not any(cube[pos * 4 : pos * 4 + 4]), f"position {pos}: a cube face down"
+        assert revealed[pos] or not any(here), f"SPACE_WORKER: a worker on the face-down tile at {pos}"
+        assert revealed[pos] or not any(encamp[pos * 2 : pos * 2 + 2]), f"ENCAMP_WORKER: face down at {pos}"
+        assert revealed[pos] or not any(cube[pos * 4 : pos * 4 + 4]), (
+            f"OPTION_CUBE: a cube face down at {pos}"
+        )
         if not revealed[pos]:
             continue
         tile = board[pos]
         for space in range(data.MAX_SPACES):
             first, second = here[space * 2], here[space * 2 + 1]
             double = n == 4 and data.SPACE_DOUBLE[tile, space]
-            assert first or not second, f"position {pos}, space {space}: second place taken, first free"
-            assert not second or (double and first != second), f"position {pos}, space {space}: too many"
+            assert first or not second, f"SPACE_WORKER: position {pos}, space {space}: 2nd place, 1st free"
+            assert not second or (double and first != second), (
+                f"SPACE_WORKER: position {pos}, space {space}: over capacity"
+            )
         for side in range(2):
             # (the free icon may have lifted the cube of the option the worker took)
             assert not encamp[pos * 2 + side] or data.OPTION_EXISTS[tile, side].any(), (
-                f"position {pos}: a worker on an Encampment the tile lacks"
+                f"ENCAMP_WORKER: position {pos} has no such Encampment"
             )
     # Cards conserved: Market deck + display + owned = 22; Offerings deck/shown/discard/taken = 12.
     market_deck = s[MARKET_DECK : MARKET_DECK + s[MARKET_DECK_COUNT]]
@@ -184,7 +190,9 @@ def check_invariants(state: np.ndarray) -> None:
         for side in range(2):
             for o in range(data.MAX_OPTIONS):
                 if s[OPTION_CUBE + (pos * 2 + side) * 2 + o]:
-                    assert pos < positions and data.OPTION_EXISTS[board[pos], side, o], "a cube on no option"
+                    assert pos < positions and data.OPTION_EXISTS[board[pos], side, o], (
+                        "OPTION_CUBE: a cube on no option"
+                    )
     # Workers conserved: owned = available + placed; owned + joining + reserve = 4.
     taken = 0
     for p in range(n):
