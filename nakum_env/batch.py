@@ -45,12 +45,17 @@ def batch_step(
     own generator."""
     for i in prange(states.shape[0]):
         state = states[i]
-        step(state, actions[i])
-        dones_out[i] = state[TERMINAL] != 0
         rewards_out[i, :] = 0.0
-        if dones_out[i]:
-            returns(state, rewards_out[i])
+        dones_out[i] = False
+        if state[TERMINAL]:
+            # Loaded finished: a step would read a state no decision belongs to; restart it.
             init(state, params, next_seed(state))
+        else:
+            step(state, actions[i])
+            dones_out[i] = state[TERMINAL] != 0
+            if dones_out[i]:
+                returns(state, rewards_out[i])
+                init(state, params, next_seed(state))
 
 
 @njit(cache=True, parallel=True)
@@ -76,6 +81,8 @@ def random_playout(
         mask = np.zeros(N_ACTIONS, np.int8)
         word = np.uint64(seed) ^ (np.uint64(i) * np.uint64(0x9E3779B97F4A7C15))
         for _ in range(steps):
+            if state[TERMINAL]:  # loaded finished: restart it before its first step
+                init(state, params, next_seed(state))
             count = legal_mask(state, np.int64(state[CURRENT_PLAYER]), mask)
             word, draw = local_next(word)
             pick = np.int64(draw % np.uint64(count))

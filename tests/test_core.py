@@ -314,3 +314,24 @@ def test_numba_caches_are_dropped_when_any_source_of_the_game_or_runtime_changes
     assert cache.refresh_numba_cache(str(game / "__init__.py")) and cached() == 0
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "elsewhere"))
     assert cache.cache_dirs(game)[0].is_relative_to(tmp_path / "elsewhere")
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_a_finished_game_loaded_into_the_batch_runner_restarts_at_its_next_step(name):
+    from treasure_core.batch import BatchRunner
+
+    env = make_env(name).unwrapped
+    env.reset(seed=2)
+    rng = np.random.default_rng(0)
+    while not env.is_over():
+        env.step(int(rng.choice(env.legal_actions())))
+    final = env.get_state()
+    runner = BatchRunner(name, 2, seed=0, check_actions=False, num_threads=1)
+    runner.set_states(np.stack([final, final]))
+    rewards, dones = runner.step(np.zeros(2, np.int64))
+    assert not dones.any() and not rewards.any() and not runner.terminal().any()
+    runner.set_states(np.stack([final, final]))
+    steps, _ = runner.random_playout(5, seed=1)
+    assert steps == 10
+    for state in runner.states:
+        runner.game.check_invariants(state)

@@ -89,7 +89,8 @@ NUM_PHASES = 4
 NUM_STAGES = 5
 NUM_OUTCOMES = 5
 GOLD_SWING = MAX_TRANSFER_UNITS  # a proposal moves a seat's gold by at most this much
-MAX_STASH = 30
+MAX_STASH = NUM_CARDS  # one stash can hold up to 49 cards in a real game: scale by the deck
+MAX_ACTIVE = MAX_LOCATION_CARDS  # a seat's waiting weapons and Snakebites come from one deal
 SCORE_LOW = -15
 SCORE_SPAN = 80
 
@@ -103,12 +104,12 @@ OBS_LAYOUT = (
     ("own_score", 1),  # own value so far, (score + 15) / 80 clipped
     ("seat_present", MAX_PLAYERS),  # [seat] 1 if that seat is in the game
     ("gold", MAX_PLAYERS),  # [seat] gold / 21
-    ("stash_size", MAX_PLAYERS),  # [seat] stash cards / 30
+    ("stash_size", MAX_PLAYERS),  # [seat] stash cards / NUM_CARDS
     ("table", NUM_LOCATIONS * MAX_LOCATION_CARDS * NUM_KINDS),  # [location, slot, kind] dealt face up
     ("known", MAX_PLAYERS * NUM_KINDS),  # [seat, kind] cards known to be in that stash / kind count
     ("own_flips_won", 2),  # own Dice won / 2, own Sarcophagus won
     ("discard", NUM_KINDS),  # [kind] discarded / kind count
-    ("active", MAX_PLAYERS),  # [seat] weapons and Snakebites waiting for the next round / 3
+    ("active", MAX_PLAYERS),  # [seat] weapons and Snakebites waiting for the next round / MAX_LOCATION_CARDS
     ("forced", MAX_PLAYERS * NUM_LOCATIONS),  # [seat, location] forced there this round
     ("bitten", MAX_PLAYERS),  # [seat] location to be drawn at random this round
     ("location", MAX_PLAYERS * NUM_LOCATIONS),  # [seat, location] revealed location this round
@@ -258,7 +259,7 @@ def observe(state: np.ndarray, player: int, out: np.ndarray) -> None:
             if knows_owner(state, player, card):
                 out[_KNOWN + k * NUM_KINDS + kind] += 1.0 / KIND_COUNT[kind]
             if state[CARD_ACTIVE + card]:
-                out[_ACTIVE + k] += 1.0 / 3.0
+                out[_ACTIVE + k] += 1.0 / MAX_ACTIVE
             if owner == player and state[CARD_FLIP + card] == FLIP_WON:
                 if KIND_EFFECT[kind] == EFFECT_DICE:
                     out[_FLIPS] += 0.5

@@ -78,7 +78,9 @@ class BatchRunner:
 
     def set_states(self, states: np.ndarray) -> None:
         """Load every game's state (from get_state() or a runner's `states`), each checked as
-        set_state checks one; a bad one is a ValueError naming its game, and nothing changes."""
+        set_state checks one; a bad one is a ValueError naming its game, and nothing changes.
+        A finished game restarts at its next step (its action is not taken), as every game
+        the runner finishes restarts."""
         states = np.asarray(states)
         if states.dtype != STATE_DTYPE or states.shape != self._states.shape:
             raise ValueError(
