@@ -22,6 +22,10 @@ BLACK_CUBES = 17  # SOURCE: rulebook
 HERITAGE_DEALT = 3  # SOURCE: rulebook (4 for the solo player, next issue)
 MARKET_SHOWN = 5  # SOURCE: rulebook
 OFFERINGS_SHOWN = 2  # SOURCE: rulebook
+# A guard, not a rule: a game that a fixed strategy prolongs for ever (no one ever completes
+# 2 Offerings) ends after this many rounds, the highest score winning. Random play ends in at most
+# 34 rounds and the bot's in 12 (docs/games/nakum.md).
+MAX_ROUNDS = 60
 OFFERINGS_TO_END = 2  # SOURCE: rulebook
 PITUK_SPACES = 2  # SOURCE: rulebook ("can be used 2 times before being used up")
 BOARD_TILES = 6  # SOURCE: rulebook (6 of the 8 around the Pyramid; the Forest variant: 8)

@@ -21,6 +21,7 @@ from nakum_env.state import (
     END_CONDITION,
     END_NONE,
     END_OFFERINGS,
+    END_ROUND_CAP,
     EXPLORER,
     FIRST_OFFERING,
     HERITAGE_HOLDER,
@@ -64,6 +65,7 @@ from nakum_env.state import (
     RES,
     REVEALED,
     REVEALS_LEFT,
+    ROUND,
     SACRIFICED,
     SPACE_WORKER,
     START,
@@ -235,8 +237,11 @@ def check_invariants(state: np.ndarray) -> None:
         expected += sum(int(data.MARKET_END_VP[c]) for c in range(data.NUM_MARKET) if owners[c] == p + 1)
         assert points[p] == expected, f"seat {p}: score {points[p]} != {expected}"
     if s[TERMINAL]:
-        assert s[END_CONDITION] == END_OFFERINGS
-        assert max(s[OFFERINGS_DONE : OFFERINGS_DONE + n]) >= data.OFFERINGS_TO_END, "ended early"
+        assert s[END_CONDITION] in (END_OFFERINGS, END_ROUND_CAP)
+        if s[END_CONDITION] == END_OFFERINGS:
+            assert max(s[OFFERINGS_DONE : OFFERINGS_DONE + n]) >= data.OFFERINGS_TO_END, "ended early"
+        else:
+            assert s[ROUND] >= data.MAX_ROUNDS, "the round cap before its round"
         assert all(s[AVAILABLE + p] == 0 for p in range(n)), "ended before the round was over"
         return
     assert s[END_CONDITION] == END_NONE

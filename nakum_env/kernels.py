@@ -28,6 +28,7 @@ from nakum_env.data import (
     MAX_OPTIONS,
     MAX_PLAYERS,
     MAX_POSITIONS,
+    MAX_ROUNDS,
     MAX_SPACES,
     MIN_WORKERS,
     NUM_CLANS,
@@ -76,6 +77,7 @@ from nakum_env.state import (
     ENCAMPMENT,
     END_CONDITION,
     END_OFFERINGS,
+    END_ROUND_CAP,
     EXPLORE,
     EXPLORER,
     FAVOUR,
@@ -592,6 +594,10 @@ def end_day(state):
             state[END_CONDITION] = END_OFFERINGS
             state[TERMINAL] = 1
             return
+    if state[ROUND] >= MAX_ROUNDS:  # the guard against endless games (data.MAX_ROUNDS)
+        state[END_CONDITION] = END_ROUND_CAP
+        state[TERMINAL] = 1
+        return
     night(state)
 
 

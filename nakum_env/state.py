@@ -52,7 +52,8 @@ NO_TILE = -1
 # End conditions.
 END_NONE = 0
 END_OFFERINGS = 1  # a player has 2 Offerings: the round finished, no night
-END_NAMES = ("not over", "two offerings")
+END_ROUND_CAP = 2  # data.MAX_ROUNDS rounds were played (a guard, not a rule)
+END_NAMES = ("not over", "two offerings", "round cap")
 
 # Cube targets of the free-an-Encampment icon, after the Encampment options.
 N_OPTION_SLOTS = MAX_POSITIONS * 2 * MAX_OPTIONS  # [position, side, option]

@@ -674,3 +674,21 @@ def test_score_diff_rewards_with_four_players() -> None:
         expected = [points[p] - (points.sum() - points[p]) / 3 for p in range(4)]
         assert np.allclose(rewards, expected, rtol=1e-6, atol=1e-5)
         assert abs(float(rewards.astype(np.float64).sum())) < 1e-5 * max(1.0, float(np.abs(rewards).max()))
+
+
+def test_a_game_a_fixed_strategy_prolongs_ends_at_the_round_cap() -> None:
+    """A guard, not a rule: always taking the first legal action, nobody completes 2 Offerings;
+    the game ends after data.MAX_ROUNDS rounds with end condition "round cap"."""
+    from nakum_env import data
+    from nakum_env.env import GAME
+    from nakum_env.state import END_ROUND_CAP, ROUND
+    from treasure_core.aec import TreasureAECEnv
+
+    env = TreasureAECEnv(GAME, num_players=2)
+    env.reset(seed=7)
+    while not env.is_over():
+        env.step(env.legal_actions()[0])
+    assert env.infos["player_0"]["end_condition"] == END_ROUND_CAP
+    assert env.get_state()[ROUND] == data.MAX_ROUNDS
+    assert GAME.info_names["end_condition"][END_ROUND_CAP] == "round cap"
+    GAME.check_invariants(env.get_state())
