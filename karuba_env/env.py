@@ -19,7 +19,7 @@ from karuba_env.data import (
     NUM_COLOURS,
     NUM_JUNGLE,
 )
-from karuba_env.invariants import check_invariants
+from karuba_env.invariants import check_invariants, validate_state
 from karuba_env.state import (
     ACTIONS,
     END_CONDITION,
@@ -29,6 +29,7 @@ from karuba_env.state import (
     LAYOUT_RANDOM,
     N_ACTIONS,
     PHASES,
+    STATE_FIELDS,
     STATE_SIZE,
     TREASURE,
 )
@@ -177,6 +178,8 @@ GAME = GameSpec(
     render_rgb=render.render_rgb,
     action_name=render.describe_action,
     check_invariants=check_invariants,
+    state_fields=STATE_FIELDS,
+    validate_state=validate_state,
     extra_info=_extra_info,
     bots={"bot": bots.KarubaBot},
 )

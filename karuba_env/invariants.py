@@ -14,6 +14,7 @@ from karuba_env.state import (
     CELL_TILE,
     CRYSTALS_COLLECTED,
     DISTANCE_RULE,
+    DRAFT_COLOUR,
     DRAFT_PICKS,
     END_CONDITION,
     END_NONE,
@@ -21,11 +22,20 @@ from karuba_env.state import (
     END_TILES,
     GOLD_COLLECTED,
     IN_TEMPLE,
+    LAST_ACTION,
+    LAST_TILE,
+    LAYOUT_DRAFT,
+    LAYOUT_FIXED,
     N_ACTIONS,
     NO_ACTION,
+    NO_COLOUR,
     NO_TILE,
     NOT_PLACED,
     ON_BEACH,
+    P_DISTANCE_RULE,
+    P_FIXED_BEACH,
+    P_FIXED_JUNGLE,
+    P_LAYOUT,
     PENDING,
     PHASE,
     PHASE_DRAFT,
@@ -37,7 +47,30 @@ from karuba_env.state import (
     TILES_REVEALED,
     TREASURE,
 )
-from treasure_core.header import CURRENT_PLAYER, NUM_PLAYERS, TERMINAL
+from treasure_core.header import CURRENT_PLAYER, DECISIONS, NUM_PLAYERS, TERMINAL
+
+
+def validate_state(state: np.ndarray, params: np.ndarray) -> str | None:
+    """What in a state (fields in range) disagrees with the env's options, or None."""
+    rule = int(params[P_DISTANCE_RULE])
+    if int(state[DISTANCE_RULE]) != rule:
+        return f"DISTANCE_RULE is {int(state[DISTANCE_RULE])}; the option distance_rule gives {rule}"
+    layout = int(params[P_LAYOUT])
+    picks = int(state[DRAFT_PICKS])
+    if layout != LAYOUT_DRAFT and (state[PHASE] != PHASE_PLAY or picks != 0):
+        return f"PHASE is {int(state[PHASE])}, DRAFT_PICKS {picks}; the option layout has no draft"
+    if layout == LAYOUT_DRAFT and state[PHASE] == PHASE_PLAY and picks != data.NUM_COLOURS:
+        return f"DRAFT_PICKS is {picks} in play; layout='draft' places all {data.NUM_COLOURS} pairs"
+    if layout == LAYOUT_FIXED:
+        for field, offset, name in (
+            (ADVENTURER_BEACH, P_FIXED_BEACH, "ADVENTURER_BEACH"),
+            (TEMPLE_JUNGLE, P_FIXED_JUNGLE, "TEMPLE_JUNGLE"),
+        ):
+            got = state[field : field + data.NUM_COLOURS].tolist()
+            wanted = params[offset : offset + data.NUM_COLOURS].tolist()
+            if got != wanted:
+                return f"{name} is {got}; the option layout gives {wanted}"
+    return None
 
 
 def check_invariants(state: np.ndarray) -> None:
@@ -64,12 +97,23 @@ def check_invariants(state: np.ndarray) -> None:
     for c in range(colours):
         if beaches[c] != NOT_PLACED and jungles[c] != NOT_PLACED:
             assert kernels.distance_allowed(s[DISTANCE_RULE], beaches[c], jungles[c]), f"colour {c} too close"
+    drafting = s[DRAFT_COLOUR]
     if phase == PHASE_PLAY:
         assert revealed >= 1, "in play a tile is showing"
         assert NOT_PLACED not in beaches and NOT_PLACED not in jungles, "layout incomplete in play"
+        assert drafting == NO_COLOUR, f"DRAFT_COLOUR {drafting} in play"
     else:
         assert revealed == 0, "no tile is revealed during the draft"
-        assert s[DRAFT_PICKS] == len(temples)
+        assert s[DRAFT_PICKS] == len(temples) < colours, f"DRAFT_PICKS {s[DRAFT_PICKS]}, temples {jungles}"
+        # A pair is placed adventurer first, then its temple by the same player.
+        for c in range(colours):
+            assert jungles[c] == NOT_PLACED or beaches[c] != NOT_PLACED, f"colour {c}: a temple first"
+        if drafting == NO_COLOUR:
+            assert len(placed) == len(temples), f"an adventurer without its temple: {beaches}, {jungles}"
+        else:
+            assert beaches[drafting] != NOT_PLACED and jungles[drafting] == NOT_PLACED, "DRAFT_COLOUR"
+            assert len(placed) == len(temples) + 1, f"DRAFT_COLOUR {drafting}: {beaches}, {jungles}"
+        assert s[CURRENT_PLAYER] == s[DRAFT_PICKS] % n, "pairs go round the table"
     # Treasure stacks are conserved: taken + remaining = the player count's stack.
     values = data.TREASURE_VALUES[n].tolist()
     treasure = state[TREASURE : TREASURE + seats * colours].reshape(seats, colours)
@@ -90,6 +134,24 @@ def check_invariants(state: np.ndarray) -> None:
     islands = state[CELL_TILE : CELL_TILE + seats * cells].reshape(seats, cells)
     items = state[CELL_ITEM : CELL_ITEM + seats * cells].reshape(seats, cells)
     assert not islands[n:].any() and not items[n:].any(), "an island for a seat not in the game"
+    assert not positions[n:].any(), "adventurers for a seat not in the game"
+    for name, field in (
+        ("PENDING", PENDING),
+        ("LAST_ACTION", LAST_ACTION),
+        ("CRYSTALS_COLLECTED", CRYSTALS_COLLECTED),
+        ("GOLD_COLLECTED", GOLD_COLLECTED),
+    ):
+        assert not any(s[field + n : field + seats]), f"{name} for a seat not in the game"
+    # The tile resolved last was revealed (and is not the one showing), and every player
+    # decided on it.
+    last_actions = s[LAST_ACTION : LAST_ACTION + n]
+    last_tile = s[LAST_TILE]
+    resolved = revealed if s[TERMINAL] else revealed - 1
+    assert last_tile == NO_TILE or last_tile in stack[: max(resolved, 0)], f"LAST_TILE {last_tile}"
+    if last_tile == NO_TILE:
+        assert all(a == NO_ACTION for a in last_actions), f"LAST_ACTION {last_actions} before any tile"
+    else:
+        assert NO_ACTION not in last_actions, f"LAST_ACTION {last_actions}: everyone decided"
     for p in range(n):
         island, lying = islands[p].tolist(), items[p].tolist()
         tiles = [t for t in island if t != NO_TILE]
@@ -122,14 +184,27 @@ def check_invariants(state: np.ndarray) -> None:
     assert (tiebreaks == (islands[:n] != NO_TILE).sum(1)).all(), "tie-breaks are the tiles laid"
     pending = s[PENDING : PENDING + seats]
     done = bool(reached.all(axis=1).any())
+    # Every decision counts: two per pair drafted (adventurer, then temple), then one per seat
+    # and tile.
+    draft_decisions = 2 * s[DRAFT_PICKS] + (drafting != NO_COLOUR)
     if s[TERMINAL]:
+        assert phase == PHASE_PLAY, "over during the draft"
+        assert s[DECISIONS] == draft_decisions + revealed * n, f"DECISIONS {s[DECISIONS]} once over"
+        assert all(a == NO_ACTION for a in pending[:n]), f"pending decisions {pending} once over"
         assert done or revealed == data.NUM_TILES, "ended early"
         assert s[END_CONDITION] == (END_TEMPLES if done else END_TILES), "end condition"
         return
     assert not done, "a player has every adventurer in a temple but the game goes on"
     assert s[END_CONDITION] == END_NONE
-    assert all(a == 0 for a in pending[n:]), "a pending decision for a seat not in the game"
+    if phase == PHASE_PLAY:
+        # The tile showing has not been laid yet: decisions apply once everyone has decided.
+        tile = stack[revealed - 1]
+        assert not (islands[:n] == tile).any(), f"the tile showing, {tile}, is already laid"
+    else:
+        assert all(a == NO_ACTION for a in pending[:n]), f"pending decisions {pending} in the draft"
     current = s[CURRENT_PLAYER]
+    decided = current if phase == PHASE_PLAY else 0
+    assert s[DECISIONS] == draft_decisions + (revealed - 1 if revealed else 0) * n + decided, "DECISIONS"
     mask = np.zeros(N_ACTIONS, np.int8)
     if phase == PHASE_PLAY:
         # Seats before the player to act have decided (hidden); the others have not.

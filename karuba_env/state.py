@@ -5,7 +5,21 @@ The shared header (treasure_core.header) comes first; the game's fields follow. 
 blocks are [seat, ...] with MAX_PLAYERS rows; rows of seats not in the game stay zero.
 """
 
-from karuba_env.data import MAX_PLAYERS, NUM_BEACH, NUM_CELLS, NUM_COLOURS, NUM_JUNGLE, NUM_TILES
+from karuba_env.data import (
+    CRYSTAL,
+    DISTANCE_RULES,
+    GOLD,
+    MAX_PLAYERS,
+    MAX_TREASURE,
+    NO_ITEM,
+    NUM_BEACH,
+    NUM_CELLS,
+    NUM_COLOURS,
+    NUM_JUNGLE,
+    NUM_TILES,
+    TILE_ITEM,
+    TREASURE_VALUES,
+)
 from treasure_core.header import HEADER_SIZE, PARAMS_HEADER
 from treasure_core.layout import ActionLayout, Fields
 
@@ -69,27 +83,49 @@ LAYOUT_RANDOM = 0
 LAYOUT_DRAFT = 1
 LAYOUT_FIXED = 2
 
+# The ranges of the fields: what one island can collect is what the 36 tiles carry.
+CRYSTAL_TILES = int((TILE_ITEM == CRYSTAL).sum())
+GOLD_TILES = int((TILE_ITEM == GOLD).sum())
+# Tie crystals make a treasure up to the top one of its stack.
+MAX_TIE = MAX_TREASURE - int(TREASURE_VALUES[TREASURE_VALUES > 0].min())
+
 _fields = Fields(HEADER_SIZE)
 
 
-PHASE = _fields.add(1)
-DISTANCE_RULE = _fields.add(1)  # data.DISTANCE_PERIMETER or data.DISTANCE_DIFFERENCE (option distance_rule)
-END_CONDITION = _fields.add(1)
-DRAFT_PICKS = _fields.add(1)  # colour pairs placed so far in the draft
-DRAFT_COLOUR = _fields.add(1)  # colour whose adventurer is placed and whose temple is next, or NO_COLOUR
-ADVENTURER_BEACH = _fields.add(NUM_COLOURS)  # [colour] beach number 1..11 (same on every island)
-TEMPLE_JUNGLE = _fields.add(NUM_COLOURS)  # [colour] jungle number 1..11 (same on every island)
-STACK = _fields.add(NUM_TILES)  # the leader's shuffled stack, tile numbers, top first
-TILES_REVEALED = _fields.add(1)  # the current tile is STACK[TILES_REVEALED - 1]
-STACK_TAKEN = _fields.add(NUM_COLOURS)  # [colour] treasures taken from that stack so far
-PENDING = _fields.add(MAX_PLAYERS)  # [seat] decision on the current tile, or NO_ACTION (hidden)
-LAST_TILE = _fields.add(1)  # the tile resolved last, or NO_TILE
-LAST_ACTION = _fields.add(MAX_PLAYERS)  # [seat] decision on LAST_TILE (public once resolved)
-CELL_TILE = _fields.add(MAX_PLAYERS * NUM_CELLS)  # [seat, cell] tile number, or NO_TILE
-CELL_ITEM = _fields.add(MAX_PLAYERS * NUM_CELLS)  # [seat, cell] crystal/gold still lying there
-ADVENTURER_POS = _fields.add(MAX_PLAYERS * NUM_COLOURS)  # [seat, colour] cell, ON_BEACH or IN_TEMPLE
-TREASURE = _fields.add(MAX_PLAYERS * NUM_COLOURS)  # [seat, colour] value of the temple treasure taken
-CRYSTALS_COLLECTED = _fields.add(MAX_PLAYERS)  # [seat] crystals collected from tiles
-GOLD_COLLECTED = _fields.add(MAX_PLAYERS)  # [seat] gold nuggets collected from tiles
-TIE_CRYSTALS = _fields.add(MAX_PLAYERS * NUM_COLOURS)  # [seat, colour] crystals making up a same-turn tie
+PHASE = _fields.add(1, "PHASE", PHASE_DRAFT, PHASE_PLAY)
+# data.DISTANCE_PERIMETER or data.DISTANCE_DIFFERENCE (option distance_rule)
+DISTANCE_RULE = _fields.add(1, "DISTANCE_RULE", 0, len(DISTANCE_RULES) - 1)
+END_CONDITION = _fields.add(1, "END_CONDITION", END_NONE, END_TEMPLES)
+DRAFT_PICKS = _fields.add(1, "DRAFT_PICKS", 0, NUM_COLOURS)  # colour pairs placed so far in the draft
+# colour whose adventurer is placed and whose temple is next, or NO_COLOUR
+DRAFT_COLOUR = _fields.add(1, "DRAFT_COLOUR", NO_COLOUR, NUM_COLOURS - 1)
+# [colour] beach number 1..11 (same on every island)
+ADVENTURER_BEACH = _fields.add(NUM_COLOURS, "ADVENTURER_BEACH", NOT_PLACED, NUM_BEACH)
+# [colour] jungle number 1..11 (same on every island)
+TEMPLE_JUNGLE = _fields.add(NUM_COLOURS, "TEMPLE_JUNGLE", NOT_PLACED, NUM_JUNGLE)
+STACK = _fields.add(NUM_TILES, "STACK", 1, NUM_TILES)  # the leader's shuffled stack, tile numbers, top first
+# the current tile is STACK[TILES_REVEALED - 1]
+TILES_REVEALED = _fields.add(1, "TILES_REVEALED", 0, NUM_TILES)
+# [colour] treasures taken from that stack so far
+STACK_TAKEN = _fields.add(NUM_COLOURS, "STACK_TAKEN", 0, MAX_PLAYERS)
+# [seat] decision on the current tile, or NO_ACTION (hidden)
+PENDING = _fields.add(MAX_PLAYERS, "PENDING", NO_ACTION, N_PLAY_ACTIONS - 1)
+LAST_TILE = _fields.add(1, "LAST_TILE", NO_TILE, NUM_TILES)  # the tile resolved last, or NO_TILE
+# [seat] decision on LAST_TILE (public once resolved)
+LAST_ACTION = _fields.add(MAX_PLAYERS, "LAST_ACTION", NO_ACTION, N_PLAY_ACTIONS - 1)
+# [seat, cell] tile number, or NO_TILE
+CELL_TILE = _fields.add(MAX_PLAYERS * NUM_CELLS, "CELL_TILE", NO_TILE, NUM_TILES)
+# [seat, cell] crystal/gold still lying there
+CELL_ITEM = _fields.add(MAX_PLAYERS * NUM_CELLS, "CELL_ITEM", NO_ITEM, GOLD)
+# [seat, colour] cell, ON_BEACH or IN_TEMPLE
+ADVENTURER_POS = _fields.add(MAX_PLAYERS * NUM_COLOURS, "ADVENTURER_POS", IN_TEMPLE, NUM_CELLS - 1)
+# [seat, colour] value of the temple treasure taken
+TREASURE = _fields.add(MAX_PLAYERS * NUM_COLOURS, "TREASURE", 0, MAX_TREASURE)
+# [seat] crystals collected from tiles
+CRYSTALS_COLLECTED = _fields.add(MAX_PLAYERS, "CRYSTALS_COLLECTED", 0, CRYSTAL_TILES)
+# [seat] gold nuggets collected from tiles
+GOLD_COLLECTED = _fields.add(MAX_PLAYERS, "GOLD_COLLECTED", 0, GOLD_TILES)
+# [seat, colour] crystals making up a same-turn tie
+TIE_CRYSTALS = _fields.add(MAX_PLAYERS * NUM_COLOURS, "TIE_CRYSTALS", 0, MAX_TIE)
 STATE_SIZE = _fields.size
+STATE_FIELDS = _fields.table()  # every field's name and range, for GameSpec.state_fields

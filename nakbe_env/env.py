@@ -10,7 +10,7 @@ from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 from nakbe_env import batch, bots, kernels, observe, render
 from nakbe_env.data import JUNGLE, MAX_PLAYERS, NUM_EXPLORERS, NUM_SIDES, SIDE_NAMES, SLOT_VALUES
-from nakbe_env.invariants import check_invariants
+from nakbe_env.invariants import check_invariants, validate_state
 from nakbe_env.state import (
     ACTIONS,
     END_CONDITIONS,
@@ -22,6 +22,7 @@ from nakbe_env.state import (
     NO_SLOT,
     PHASES,
     SEAT_TOKENS,
+    STATE_FIELDS,
     STATE_SIZE,
     TEAM_CARD,
     TOKEN_KINDS,
@@ -138,6 +139,8 @@ GAME = GameSpec(
     render_rgb=render.render_rgb,
     action_name=render.describe_action,
     check_invariants=check_invariants,
+    state_fields=STATE_FIELDS,
+    validate_state=validate_state,
     extra_info=_extra_info,
     bots={"bot": bots.NakbeBot},
     check_options=_check_options,

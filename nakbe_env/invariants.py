@@ -34,6 +34,11 @@ from nakbe_env.state import (
     NUM_EXPLORERS,
     NUM_SPACES,
     OFF_BOARD,
+    P_CAMPAIGN,
+    P_FEATURES,
+    P_FIRST_SIDE,
+    P_TRAP_ORIGIN,
+    ROUND,
     SEAT_TOKENS,
     SIDE,
     SNAKES_WAITING,
@@ -47,6 +52,23 @@ from nakbe_env.state import (
     TRAP_ORIGIN,
 )
 from treasure_core.header import CURRENT_PLAYER, DECISIONS, NUM_PLAYERS, TERMINAL
+
+
+def validate_state(state: np.ndarray, params: np.ndarray) -> str | None:
+    """What in a state (fields in range) disagrees with the env's options, or None."""
+    campaign = int(params[P_CAMPAIGN])
+    if int(state[CAMPAIGN]) != campaign:
+        return f"CAMPAIGN is {int(state[CAMPAIGN])}; the option campaign gives {campaign}"
+    if not campaign and int(state[SIDE]) != int(params[P_FIRST_SIDE]):
+        return f"SIDE is {int(state[SIDE])}; the option board gives {int(params[P_FIRST_SIDE])}"
+    jungle_ahead = campaign or int(params[P_FIRST_SIDE]) == data.JUNGLE
+    features = int(params[P_FEATURES]) if jungle_ahead else 0
+    if int(state[FEATURES]) != features:
+        return f"FEATURES is {int(state[FEATURES])}; the jungle options (river, ...) give {features}"
+    origin = int(params[P_TRAP_ORIGIN])
+    if int(state[TRAP_ORIGIN]) != origin:
+        return f"TRAP_ORIGIN is {int(state[TRAP_ORIGIN])}; the option trap_origin gives {origin}"
+    return None
 
 
 def check_invariants(state: np.ndarray) -> None:
@@ -63,12 +85,10 @@ def check_invariants(state: np.ndarray) -> None:
         assert state[TERMINAL] == 0 or side == data.JUNGLE, "a campaign ends only after the jungle game"
         assert (side == data.JUNGLE) == (state[END_CONDITIONS + data.TEMPLE] != END_NONE), "game order"
     else:
-        other = 1 - side
-        assert state[END_CONDITIONS + other] == END_NONE, "a single game plays one side only"
-        assert (
-            state[EXPLORER_SLOT + other * NUM_EXPLORERS : EXPLORER_SLOT + (other + 1) * NUM_EXPLORERS]
-            == NO_SLOT
-        ).all()
+        assert state[END_CONDITIONS + 1 - side] == END_NONE, "a single game plays one side only"
+    other = 1 - side
+    if state[END_CONDITIONS + other] == END_NONE:
+        assert (all_slots[other] == NO_SLOT).all(), f"slots on side {other}, which has not been played"
     assert bool(state[TERMINAL]) == (state[END_CONDITIONS + side] != END_NONE), "terminal iff this game ended"
     if side != data.JUNGLE or not state[FEATURES] & FEATURE_SNAKES:
         assert state[SNAKES_WAITING] == 0, "snakes only on the jungle side, when in use"
@@ -79,6 +99,9 @@ def check_invariants(state: np.ndarray) -> None:
     dark = state[EXPLORER_DARK : EXPLORER_DARK + NUM_EXPLORERS]
     guardian = int(state[GUARDIAN_POS])
     assert GUARDIAN_START <= guardian <= track_length, f"guardian at {guardian}"
+    # Round 2 starts with the Guardian on space 0, and each round after moves it on (state.py,
+    # MAX_ROUND): the round counter never outruns the Guardian.
+    assert state[ROUND] - 2 <= guardian, f"round {state[ROUND]} with the Guardian at {guardian}"
     on_board = [int(p) for p in positions if p != OFF_BOARD]
     on_track = [p for p in on_board if p != START]
     # Explorers are on distinct spaces, except at the start.
@@ -89,6 +112,7 @@ def check_invariants(state: np.ndarray) -> None:
         assert (position == OFF_BOARD) == (slot != NO_SLOT), f"explorer {e}: at {position} with slot {slot}"
         assert dark[e] in (LIGHT, DARK, IN_RIVER)
         if position == OFF_BOARD:
+            assert dark[e] == LIGHT, f"explorer {e} is off the board, on its dark side"
             continue
         assert not flags[position] & data.TRAP, f"explorer {e} stays on a trap"
         if position == START:
@@ -109,6 +133,9 @@ def check_invariants(state: np.ndarray) -> None:
         assert len(side_slots) == len(set(side_slots)), f"a slot is assigned twice on side {s}"
         finished = state[END_CONDITIONS + s] != END_NONE
         assert finished == (len(side_slots) == NUM_EXPLORERS), f"side {s}: finished iff all slots assigned"
+        if not finished:
+            # A catch that leaves one explorer ends the game.
+            assert len(side_slots) <= NUM_EXPLORERS - 2, f"side {s}: a live game with one explorer left"
     # Tokens are conserved per side: board + box + held = that side's 15 tokens.
     held = state[TOKEN_VALUE_COUNTS : TOKEN_VALUE_COUNTS + data.NUM_SIDES * SEAT_TOKENS].reshape(
         data.NUM_SIDES, MAX_PLAYERS, TOKEN_KINDS
@@ -152,7 +179,9 @@ def check_invariants(state: np.ndarray) -> None:
             if all_slots[s, e] != NO_SLOT
         )
         assert points[p] == expected and tiebreaks[p] == expected_tokens, f"score of player {p}"
-    if not state[TERMINAL]:
+    if state[TERMINAL]:
+        assert state[DIE] == 0, f"the game is over and the die shows {state[DIE]}"
+    else:
         assert state[DIE] in data.DIE_FACES, f"die shows {state[DIE]}"
         mask = np.zeros(N_ACTIONS, np.int8)
         player = int(state[CURRENT_PLAYER])

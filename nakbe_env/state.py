@@ -5,7 +5,19 @@ The shared header (treasure_core.header) comes first; the game's fields follow
 (docs/architecture.md, The state).
 """
 
-from nakbe_env.data import MAX_PLAYERS, MAX_TOKEN_VALUE, NUM_EXPLORERS, NUM_SIDES, NUM_SPACES
+import numpy as np
+
+from nakbe_env.data import (
+    DIE_FACES,
+    MAX_PLAYERS,
+    MAX_TOKEN_VALUE,
+    MAX_TRACK_LENGTH,
+    NUM_EXPLORERS,
+    NUM_SIDES,
+    NUM_SPACES,
+    NUM_TOKENS,
+    SLOT_VALUES,
+)
 from treasure_core.header import HEADER_SIZE, PARAMS_HEADER
 from treasure_core.layout import ActionLayout, Fields
 
@@ -71,35 +83,57 @@ P_CAMPAIGN = PARAMS_HEADER + 1  # 1: An Endless Threat, temple game then jungle 
 P_FEATURES = PARAMS_HEADER + 2  # FEATURE_* bits
 P_TRAP_ORIGIN = PARAMS_HEADER + 3  # TRAP_FROM_CHAMBER or TRAP_FROM_ROOM
 
+# The ranges of the fields (each field's inclusive low..high in every real state).
+INT32_MAX = int(np.iinfo(np.int32).max)
+MAX_DIE_FACE = int(DIE_FACES.max())
+# Round 2 starts with the Guardian on space 0, and each later round moves it at least one
+# space (five, or to the first explorer it meets); explorers stay ahead of it, so it stands
+# below the last space while a game goes on: round r has it on space r - 2 or beyond.
+MAX_ROUND = MAX_TRACK_LENGTH + 1
+
 _fields = Fields(HEADER_SIZE)
 
 
-SIDE = _fields.add(1)  # the side being played: TEMPLE or JUNGLE
-CAMPAIGN = _fields.add(1)  # 1: An Endless Threat (after the temple game, the jungle game)
-FEATURES = _fields.add(1)  # FEATURE_* bits in use on the jungle side
-SNAKES_WAITING = _fields.add(1)  # 1 while the Snakes Token is on the board
-DIE = _fields.add(1)  # face showing for the player to act (0 once the game is over)
-GUARDIAN_POS = _fields.add(1)  # GUARDIAN_START, START or a track space
-ROUND = _fields.add(1)  # round of the current game, from 1
-END_CONDITIONS = _fields.add(NUM_SIDES)  # [side]: how the game on that side ended, END_*
-LAST_PLAYER = _fields.add(1)
-LAST_EXPLORER = _fields.add(1)
-LAST_ROLL = _fields.add(1)
-LAST_FROM = _fields.add(1)
-LAST_TO = _fields.add(1)  # where the move ended (after a trap, before a passage), or EXITED
-LAST_EVENTS = _fields.add(1)
-LAST_CAUGHT = _fields.add(1)  # the last explorer caught in the last decision
-EXPLORER_POS = _fields.add(NUM_EXPLORERS)
-EXPLORER_DARK = _fields.add(NUM_EXPLORERS)  # LIGHT, DARK or IN_RIVER
-EXPLORER_SLOT = _fields.add(NUM_SIDES * NUM_EXPLORERS)  # [side, explorer]: SLOT_VALUES index or NO_SLOT
-TEAM_CARD = _fields.add(MAX_PLAYERS)  # seat p holds card TEAM_CARD[p]; seats >= players: the box
-SPACE_TOKEN = _fields.add(NUM_SPACES)  # face-down token value per space of this side, or NO_TOKEN
+SIDE = _fields.add(1, "SIDE", 0, NUM_SIDES - 1)  # the side being played: TEMPLE or JUNGLE
+CAMPAIGN = _fields.add(1, "CAMPAIGN", 0, 1)  # 1: An Endless Threat (after the temple game, the jungle game)
+# FEATURE_* bits in use on the jungle side
+FEATURES = _fields.add(1, "FEATURES", 0, FEATURE_RIVER | FEATURE_PASSAGE | FEATURE_SNAKES)
+SNAKES_WAITING = _fields.add(1, "SNAKES_WAITING", 0, 1)  # 1 while the Snakes Token is on the board
+DIE = _fields.add(1, "DIE", 0, MAX_DIE_FACE)  # face showing for the player to act (0 once the game is over)
+# GUARDIAN_START, START or a track space
+GUARDIAN_POS = _fields.add(1, "GUARDIAN_POS", GUARDIAN_START, MAX_TRACK_LENGTH)
+ROUND = _fields.add(1, "ROUND", 1, MAX_ROUND)  # round of the current game, from 1
+# [side]: how the game on that side ended, END_*
+END_CONDITIONS = _fields.add(NUM_SIDES, "END_CONDITIONS", END_NONE, END_LIGHTLESS)
+LAST_PLAYER = _fields.add(1, "LAST_PLAYER", NOBODY, MAX_PLAYERS - 1)
+LAST_EXPLORER = _fields.add(1, "LAST_EXPLORER", NOBODY, NUM_EXPLORERS - 1)
+LAST_ROLL = _fields.add(1, "LAST_ROLL", NOBODY, MAX_DIE_FACE)
+LAST_FROM = _fields.add(1, "LAST_FROM", NOBODY, MAX_TRACK_LENGTH)
+# where the move ended (after a trap, before a passage), or EXITED
+LAST_TO = _fields.add(1, "LAST_TO", NOBODY, EXITED)
+LAST_EVENTS = _fields.add(1, "LAST_EVENTS", 0, 2 * EVENT_NO_MOVE - 1)
+# the last explorer caught in the last decision
+LAST_CAUGHT = _fields.add(1, "LAST_CAUGHT", NOBODY, NUM_EXPLORERS - 1)
+EXPLORER_POS = _fields.add(NUM_EXPLORERS, "EXPLORER_POS", OFF_BOARD, MAX_TRACK_LENGTH)
+EXPLORER_DARK = _fields.add(NUM_EXPLORERS, "EXPLORER_DARK", LIGHT, IN_RIVER)  # LIGHT, DARK or IN_RIVER
+# [side, explorer]: SLOT_VALUES index or NO_SLOT
+EXPLORER_SLOT = _fields.add(NUM_SIDES * NUM_EXPLORERS, "EXPLORER_SLOT", NO_SLOT, len(SLOT_VALUES) - 1)
+# seat p holds card TEAM_CARD[p]; seats >= players: the box
+TEAM_CARD = _fields.add(MAX_PLAYERS, "TEAM_CARD", 0, MAX_PLAYERS - 1)
+# face-down token value per space of this side, or NO_TOKEN
+SPACE_TOKEN = _fields.add(NUM_SPACES, "SPACE_TOKEN", NO_TOKEN, MAX_TOKEN_VALUE)
 TOKEN_KINDS = MAX_TOKEN_VALUE + 1  # values 0..3
-BOX_TOKENS = _fields.add(NUM_SIDES * TOKEN_KINDS)  # [side, value]: tokens back in the box, unseen
-TOKEN_VALUE_COUNTS = _fields.add(NUM_SIDES * MAX_PLAYERS * TOKEN_KINDS)  # [side, seat, value] held
-MOVES_BY_SEAT = _fields.add(MAX_PLAYERS * NUM_EXPLORERS)  # [seat, explorer] -> moves made (public)
-TRAP_ORIGIN = _fields.add(1)  # TRAP_FROM_CHAMBER or TRAP_FROM_ROOM (option trap_origin)
-NO_MOVES = _fields.add(1)  # turns passed with no move (public): with MOVES_BY_SEAT, every decision
+# [side, value]: tokens back in the box, unseen
+BOX_TOKENS = _fields.add(NUM_SIDES * TOKEN_KINDS, "BOX_TOKENS", 0, NUM_TOKENS)
+# [side, seat, value] held
+TOKEN_VALUE_COUNTS = _fields.add(NUM_SIDES * MAX_PLAYERS * TOKEN_KINDS, "TOKEN_VALUE_COUNTS", 0, NUM_TOKENS)
+# [seat, explorer] -> moves made (public)
+MOVES_BY_SEAT = _fields.add(MAX_PLAYERS * NUM_EXPLORERS, "MOVES_BY_SEAT", 0, INT32_MAX)
+# TRAP_FROM_CHAMBER or TRAP_FROM_ROOM (option trap_origin)
+TRAP_ORIGIN = _fields.add(1, "TRAP_ORIGIN", TRAP_FROM_CHAMBER, TRAP_FROM_ROOM)
+# turns passed with no move (public): with MOVES_BY_SEAT, every decision
+NO_MOVES = _fields.add(1, "NO_MOVES", 0, INT32_MAX)
 STATE_SIZE = _fields.size
+STATE_FIELDS = _fields.table()  # every field's name and range, for GameSpec.state_fields
 
 SEAT_TOKENS = MAX_PLAYERS * TOKEN_KINDS  # the size of one side's block of TOKEN_VALUE_COUNTS

@@ -22,6 +22,7 @@ from nakum_env.state import (
     PHASES,
     RES,
     ROUND,
+    STATE_FIELDS,
     STATE_SIZE,
 )
 from treasure_core.aec import TreasureAECEnv
@@ -81,6 +82,7 @@ GAME = GameSpec(
     render_rgb=render.render_rgb,
     action_name=render.describe_action,
     check_invariants=check_invariants,
+    state_fields=STATE_FIELDS,
     extra_info=_extra_info,
     bots={"bot": bots.NakumBot},
     info_names={"end_condition": END_NAMES},

@@ -12,7 +12,11 @@ from nakum_env.state import (
     CLAN,
     CUBE_RESERVE,
     EFFECT,
+    EFFECT_CARD,
+    EFFECT_FAVOUR,
+    EFFECT_FREE,
     EFFECT_NONE,
+    EFFECT_STEAL,
     ENCAMP_WORKER,
     END_CONDITION,
     END_NONE,
@@ -25,11 +29,15 @@ from nakum_env.state import (
     IDLE,
     INCREASE_BLOCKED,
     INCREASE_WORKER,
+    LAST_ACTION,
+    LAST_ACTOR,
+    LEADER,
     MARKET_DECK,
     MARKET_DECK_COUNT,
     MARKET_OWNER,
     MARKET_SLOT,
     N_ACTIONS,
+    N_OPTION_SLOTS,
     NEW_WORKERS,
     NO_CARD,
     OFFER_DECK,
@@ -56,9 +64,11 @@ from nakum_env.state import (
     PYRAMID_WORKERS,
     RES,
     REVEALED,
+    REVEALS_LEFT,
     ROUND,
     SACRIFICED,
     SPACE_WORKER,
+    START,
     START_BLOCKED,
     START_WORKER,
     TILE_AT,
@@ -66,6 +76,30 @@ from nakum_env.state import (
 from treasure_core.header import CURRENT_PLAYER, NUM_PLAYERS, TERMINAL
 
 P, R = data.MAX_PLAYERS, data.NUM_RES
+# Fields holding seat + 1 (0: nobody), and per-seat rows that stay empty beyond the players.
+_SEAT_MARKS = (
+    ("EXPLORER", EXPLORER, data.MAX_POSITIONS),
+    ("SPACE_WORKER", SPACE_WORKER, data.MAX_POSITIONS * data.MAX_SPACES * 2),
+    ("ENCAMP_WORKER", ENCAMP_WORKER, data.MAX_POSITIONS * 2),
+    ("PITUK_WORKER", PITUK_WORKER, data.PITUK_SPACES),
+    ("START_WORKER", START_WORKER, 1),
+    ("INCREASE_WORKER", INCREASE_WORKER, 1),
+    ("MARKET_OWNER", MARKET_OWNER, data.NUM_MARKET),
+    ("OFFERING_OWNER", OFFERING_OWNER, data.NUM_OFFERINGS),
+    ("HERITAGE_HOLDER", HERITAGE_HOLDER, data.NUM_HERITAGE),
+)
+_SEAT_ROWS = (
+    ("PENDING", PENDING),
+    ("CLAN", CLAN),
+    ("OWNED", OWNED),
+    ("AVAILABLE", AVAILABLE),
+    ("NEW_WORKERS", NEW_WORKERS),
+    ("PYRAMID_WORKERS", PYRAMID_WORKERS),
+    ("SACRIFICED", SACRIFICED),
+    ("IDLE", IDLE),
+    ("OFFERINGS_DONE", OFFERINGS_DONE),
+    ("FIRST_OFFERING", FIRST_OFFERING),
+)
 
 
 def check_invariants(state: np.ndarray) -> None:
@@ -78,16 +112,53 @@ def check_invariants(state: np.ndarray) -> None:
     assert phase in (PHASE_HERITAGE, PHASE_REVEAL, PHASE_DAY, PHASE_EFFECT), f"phase {phase}"
     assert (s[EFFECT] != EFFECT_NONE) == (phase == PHASE_EFFECT), "an effect pending outside its phase"
     positions = s[POSITIONS]
+    # Seats: every seat mark (seat + 1) and seat index names a seat in the game.
+    assert s[START] < n and s[LEADER] < n, f"START {s[START]} / LEADER {s[LEADER]}: no such seat"
+    assert s[LAST_ACTOR] < n and (s[LAST_ACTION] == -1) == (s[LAST_ACTOR] == -1), "LAST_ACTION / LAST_ACTOR"
+    for name, start, size in _SEAT_MARKS:
+        marks = s[start : start + size]
+        assert max(marks) <= n, f"{name}: seat mark {max(marks)} with {n} players"
+    for name, start in _SEAT_ROWS:
+        row = s[start + n : start + P]
+        assert all(v == (-1 if start == PENDING else 0) for v in row), f"{name}: an empty seat has {row}"
+    assert all(s[RES + p * R + data.TSEEK] == 0 for p in range(P)), (
+        "RES: tseek' (the Cenote's) in the base game"
+    )
     # Tiles: distinct ids on the board; the others are in the box.
     board = s[TILE_AT : TILE_AT + positions]
     assert sorted(set(board)) == sorted(board) and all(0 <= t < data.NUM_TILES for t in board), board
     assert all(t == -1 for t in s[TILE_AT + positions : TILE_AT + data.MAX_POSITIONS])
     revealed = s[REVEALED : REVEALED + data.MAX_POSITIONS]
     explorer = s[EXPLORER : EXPLORER + data.MAX_POSITIONS]
+    spaces = s[SPACE_WORKER : SPACE_WORKER + data.MAX_POSITIONS * data.MAX_SPACES * 2]
+    encamp = s[ENCAMP_WORKER : ENCAMP_WORKER + data.MAX_POSITIONS * 2]
+    cube = s[OPTION_CUBE : OPTION_CUBE + N_OPTION_SLOTS]
     for pos in range(data.MAX_POSITIONS):
         assert not (revealed[pos] and explorer[pos]), f"position {pos}: explored yet face up"
         if pos >= positions:
             assert not revealed[pos] and not explorer[pos]
+        # Workers and cubes lie only on face-up tiles (a face-down tile's identity is hidden).
+        here = spaces[pos * data.MAX_SPACES * 2 : (pos + 1) * data.MAX_SPACES * 2]
+        assert revealed[pos] or not any(here), f"SPACE_WORKER: a worker on the face-down tile at {pos}"
+        assert revealed[pos] or not any(encamp[pos * 2 : pos * 2 + 2]), f"ENCAMP_WORKER: face down at {pos}"
+        assert revealed[pos] or not any(cube[pos * 4 : pos * 4 + 4]), (
+            f"OPTION_CUBE: a cube face down at {pos}"
+        )
+        if not revealed[pos]:
+            continue
+        tile = board[pos]
+        for space in range(data.MAX_SPACES):
+            first, second = here[space * 2], here[space * 2 + 1]
+            double = n == 4 and data.SPACE_DOUBLE[tile, space]
+            assert first or not second, f"SPACE_WORKER: position {pos}, space {space}: 2nd place, 1st free"
+            assert not second or (double and first != second), (
+                f"SPACE_WORKER: position {pos}, space {space}: over capacity"
+            )
+        for side in range(2):
+            # (the free icon may have lifted the cube of the option the worker took)
+            assert not encamp[pos * 2 + side] or data.OPTION_EXISTS[tile, side].any(), (
+                f"ENCAMP_WORKER: position {pos} has no such Encampment"
+            )
     # Cards conserved: Market deck + display + owned = 22; Offerings deck/shown/discard/taken = 12.
     market_deck = s[MARKET_DECK : MARKET_DECK + s[MARKET_DECK_COUNT]]
     shown = [c for c in s[MARKET_SLOT : MARKET_SLOT + data.MARKET_SHOWN] if c != NO_CARD]
@@ -121,10 +192,10 @@ def check_invariants(state: np.ndarray) -> None:
         for side in range(2):
             for o in range(data.MAX_OPTIONS):
                 if s[OPTION_CUBE + (pos * 2 + side) * 2 + o]:
-                    assert pos < positions and data.OPTION_EXISTS[board[pos], side, o], "a cube on no option"
+                    assert pos < positions and data.OPTION_EXISTS[board[pos], side, o], (
+                        "OPTION_CUBE: a cube on no option"
+                    )
     # Workers conserved: owned = available + placed; owned + joining + reserve = 4.
-    spaces = s[SPACE_WORKER : SPACE_WORKER + data.MAX_POSITIONS * data.MAX_SPACES * 2]
-    encamp = s[ENCAMP_WORKER : ENCAMP_WORKER + data.MAX_POSITIONS * 2]
     taken = 0
     for p in range(n):
         mark = p + 1
@@ -184,6 +255,25 @@ def check_invariants(state: np.ndarray) -> None:
                 assert pending[p] == NO_CARD
     else:
         assert all(c == NO_CARD for c in pending), "a pending choice after the set-up"
+    reveals = s[REVEALS_LEFT]
+    if phase == PHASE_HERITAGE:
+        assert reveals == data.REVEAL_AT_SETUP[n] and not any(revealed), "REVEALS_LEFT in the set-up"
+    elif phase == PHASE_REVEAL:
+        assert 0 < reveals <= data.REVEAL_AT_SETUP[n], f"REVEALS_LEFT {reveals} while revealing"
+    else:
+        assert reveals == 0, f"REVEALS_LEFT {reveals} after the set-up"
+    card = s[EFFECT_CARD]
+    effect = s[EFFECT]
+    if effect in (EFFECT_STEAL, EFFECT_FREE):
+        icon = data.ICON_STEAL if effect == EFFECT_STEAL else data.ICON_FREE
+        assert card != NO_CARD and data.MARKET_ICON[card] == icon, f"EFFECT_CARD {card} for effect {effect}"
+        assert owners[card] == s[CURRENT_PLAYER] + 1, f"EFFECT_CARD {card}: not the actor's card"
+    elif effect == EFFECT_FAVOUR:
+        assert card == NO_CARD or (
+            data.MARKET_ICON[card] == data.ICON_PITUK and owners[card] == s[CURRENT_PLAYER] + 1
+        ), f"EFFECT_CARD {card} for the Pituk's favour"
+    else:
+        assert card == NO_CARD, f"EFFECT_CARD {card} with no effect pending"
     if phase in (PHASE_DAY, PHASE_EFFECT):
         assert s[AVAILABLE + s[CURRENT_PLAYER]] > 0 or phase == PHASE_EFFECT, (
             "the player to act has no worker"

@@ -8,18 +8,24 @@ Forest and Chaak'Bot (solo: the bot is competitor 1); they are zero in the base 
 """
 
 from nakum_env.data import (
+    BLACK_CUBES,
+    BOARD_TILES,
     MARKET_SHOWN,
     MAX_OPTIONS,
     MAX_PLAYERS,
     MAX_POSITIONS,
     MAX_SPACES,
+    NUM_CLANS,
     NUM_HERITAGE,
     NUM_MARKET,
     NUM_OFFERINGS,
     NUM_RES,
+    NUM_TILES,
     OFFERINGS_SHOWN,
     PITUK_SPACES,
+    REVEAL_AT_SETUP,
     STEAL_OPTIONS,
+    WORKERS_PER_COLOUR,
 )
 from treasure_core.header import HEADER_SIZE
 from treasure_core.layout import ActionLayout, Fields
@@ -101,68 +107,126 @@ MAX_COMPETITORS = MAX_PLAYERS  # the solo mode's Chaak'Bot (next issue) is compe
 # No game params yet; the next issue adds P_CENOTE, P_DESTINY, P_FOREST and P_SOLO_HARD here, after
 # the shared params header (treasure_core.header.PARAMS_HEADER).
 
+# No rule bounds the days or a player's VP tokens: these caps lie far beyond any real game (a
+# game ends in tens of days) and keep the kernels' increments clear of int32 overflow.
+MAX_ROUND = 10_000
+MAX_RESOURCE = 10_000
+
+# Every field with its name and inclusive range (GameSpec.state_fields; the validator checks each
+# slot against it, and invariants.check_invariants the consistency between fields).
 _fields = Fields(HEADER_SIZE)
-PHASE = _fields.add(1)  # PHASE_*
-ROUND = _fields.add(1)  # 1, 2, ...: the current day
-END_CONDITION = _fields.add(1)  # END_*
-START = _fields.add(1)  # seat holding the starting player marker
-LEADER = _fields.add(1)  # seat that began the current day (the marker may move during it)
-REVEALS_LEFT = _fields.add(1)  # set-up tiles still to reveal
-INCREASE_BLOCKED = _fields.add(1)  # 1: the set-up cube covers "Increase the clan"
-START_BLOCKED = _fields.add(1)  # reserved (solo): Chaak'Bot's cube on the start-player space
-CUBE_RESERVE = _fields.add(1)  # black cubes off the board
-OFFERINGS_MADE = _fields.add(1)  # Offerings completed so far, by everyone
-EFFECT = _fields.add(1)  # EFFECT_* pending for the player to act
-EFFECT_CARD = _fields.add(1)  # the Market card whose icon is pending, or NO_CARD
-LAST_ACTION = _fields.add(1)  # the last action taken (public), or -1
-LAST_ACTOR = _fields.add(1)  # who took it
+PHASE = _fields.add(1, "PHASE", 0, len(PHASES) - 1)  # PHASE_*
+ROUND = _fields.add(1, "ROUND", 1, MAX_ROUND)  # 1, 2, ...: the current day
+END_CONDITION = _fields.add(1, "END_CONDITION", END_NONE, len(END_NAMES) - 1)  # END_*
+START = _fields.add(1, "START", 0, MAX_PLAYERS - 1)  # seat holding the starting player marker
+LEADER = _fields.add(
+    1, "LEADER", 0, MAX_PLAYERS - 1
+)  # seat that began the current day (the marker may move during it)
+REVEALS_LEFT = _fields.add(1, "REVEALS_LEFT", 0, max(REVEAL_AT_SETUP))  # set-up tiles still to reveal
+INCREASE_BLOCKED = _fields.add(1, "INCREASE_BLOCKED", 0, 1)  # 1: the set-up cube covers "Increase the clan"
+START_BLOCKED = _fields.add(
+    1, "START_BLOCKED", 0, 0
+)  # reserved (solo): Chaak'Bot's cube on the start-player space
+CUBE_RESERVE = _fields.add(1, "CUBE_RESERVE", 0, BLACK_CUBES)  # black cubes off the board
+OFFERINGS_MADE = _fields.add(1, "OFFERINGS_MADE", 0, NUM_OFFERINGS)  # Offerings completed so far, by everyone
+EFFECT = _fields.add(1, "EFFECT", EFFECT_NONE, EFFECT_FAVOUR)  # EFFECT_* pending for the player to act
+EFFECT_CARD = _fields.add(
+    1, "EFFECT_CARD", NO_CARD, NUM_MARKET - 1
+)  # the Market card whose icon is pending, or NO_CARD
+LAST_ACTION = _fields.add(1, "LAST_ACTION", -1, N_ACTIONS - 1)  # the last action taken (public), or -1
+LAST_ACTOR = _fields.add(1, "LAST_ACTOR", -1, MAX_PLAYERS - 1)  # who took it
 # The board: positions around the Pyramid.
-POSITIONS = _fields.add(1)  # positions in use (6; the Forest: 8)
-TILE_AT = _fields.add(MAX_POSITIONS)  # [position] tile id, or NO_TILE (hidden while face down)
-REVEALED = _fields.add(MAX_POSITIONS)  # [position] 1 once face up
-EXPLORER = _fields.add(MAX_POSITIONS)  # [position] seat + 1 of the expedition (face down until night)
-SPACE_WORKER = _fields.add(MAX_POSITIONS * MAX_SPACES * 2)  # [position, space, place] seat + 1
-ENCAMP_WORKER = _fields.add(MAX_POSITIONS * 2)  # [position, side] seat + 1 on the firepit
-OPTION_CUBE = _fields.add(N_OPTION_SLOTS)  # [position, side, option] 1: covered by a cube
-PITUK_CUBE = _fields.add(PITUK_SPACES)  # [space] 1: used up
-PITUK_WORKER = _fields.add(PITUK_SPACES)  # [space] seat + 1 this day
-START_WORKER = _fields.add(1)  # seat + 1 on the start-player space
-INCREASE_WORKER = _fields.add(1)  # seat + 1 whose 2 workers (and a reserve worker) are there
+POSITIONS = _fields.add(1, "POSITIONS", BOARD_TILES, BOARD_TILES)  # positions in use (6; the Forest: 8)
+TILE_AT = _fields.add(
+    MAX_POSITIONS, "TILE_AT", NO_TILE, NUM_TILES - 1
+)  # [position] tile id, or NO_TILE (hidden while face down)
+REVEALED = _fields.add(MAX_POSITIONS, "REVEALED", 0, 1)  # [position] 1 once face up
+EXPLORER = _fields.add(
+    MAX_POSITIONS, "EXPLORER", 0, MAX_PLAYERS
+)  # [position] seat + 1 of the expedition (face down until night)
+SPACE_WORKER = _fields.add(
+    MAX_POSITIONS * MAX_SPACES * 2, "SPACE_WORKER", 0, MAX_PLAYERS
+)  # [position, space, place] seat + 1
+ENCAMP_WORKER = _fields.add(
+    MAX_POSITIONS * 2, "ENCAMP_WORKER", 0, MAX_PLAYERS
+)  # [position, side] seat + 1 on the firepit
+OPTION_CUBE = _fields.add(
+    N_OPTION_SLOTS, "OPTION_CUBE", 0, 1
+)  # [position, side, option] 1: covered by a cube
+PITUK_CUBE = _fields.add(PITUK_SPACES, "PITUK_CUBE", 0, 1)  # [space] 1: used up
+PITUK_WORKER = _fields.add(PITUK_SPACES, "PITUK_WORKER", 0, MAX_PLAYERS)  # [space] seat + 1 this day
+START_WORKER = _fields.add(1, "START_WORKER", 0, MAX_PLAYERS)  # seat + 1 on the start-player space
+INCREASE_WORKER = _fields.add(
+    1, "INCREASE_WORKER", 0, MAX_PLAYERS
+)  # seat + 1 whose 2 workers (and a reserve worker) are there
 # Cards.
-MARKET_DECK = _fields.add(NUM_MARKET)  # the draw pile, bottom first (hidden order)
-MARKET_DECK_COUNT = _fields.add(1)
-MARKET_SLOT = _fields.add(MARKET_SHOWN)  # [slot] card id, or NO_CARD; filled from the left
-MARKET_OWNER = _fields.add(NUM_MARKET)  # [card] seat + 1 who acquired it
-OFFER_DECK = _fields.add(NUM_OFFERINGS)  # the draw pile, bottom first (hidden order)
-OFFER_DECK_COUNT = _fields.add(1)
-OFFER_SLOT = _fields.add(OFFERINGS_SHOWN)  # [slot] card id, or NO_CARD
-OFFERING_WHERE = _fields.add(NUM_OFFERINGS)  # [card] OFFER_*
-OFFERING_OWNER = _fields.add(NUM_OFFERINGS)  # [card] seat + 1 who completed it
-HERITAGE_HOLDER = _fields.add(NUM_HERITAGE)  # [card] seat + 1 holding or having played it; 0 box
-HERITAGE_PLAYED = _fields.add(NUM_HERITAGE)  # [card] 1 once played (public)
-PENDING = _fields.add(MAX_PLAYERS)  # [seat] set-up Heritage choice, hidden until all chose; -1
+MARKET_DECK = _fields.add(
+    NUM_MARKET, "MARKET_DECK", 0, NUM_MARKET - 1
+)  # the draw pile, bottom first (hidden order)
+MARKET_DECK_COUNT = _fields.add(1, "MARKET_DECK_COUNT", 0, NUM_MARKET)
+MARKET_SLOT = _fields.add(
+    MARKET_SHOWN, "MARKET_SLOT", NO_CARD, NUM_MARKET - 1
+)  # [slot] card id, or NO_CARD; filled from the left
+MARKET_OWNER = _fields.add(NUM_MARKET, "MARKET_OWNER", 0, MAX_PLAYERS)  # [card] seat + 1 who acquired it
+OFFER_DECK = _fields.add(
+    NUM_OFFERINGS, "OFFER_DECK", 0, NUM_OFFERINGS - 1
+)  # the draw pile, bottom first (hidden order)
+OFFER_DECK_COUNT = _fields.add(1, "OFFER_DECK_COUNT", 0, NUM_OFFERINGS)
+OFFER_SLOT = _fields.add(
+    OFFERINGS_SHOWN, "OFFER_SLOT", NO_CARD, NUM_OFFERINGS - 1
+)  # [slot] card id, or NO_CARD
+OFFERING_WHERE = _fields.add(NUM_OFFERINGS, "OFFERING_WHERE", OFFER_IN_DECK, OFFER_TAKEN)  # [card] OFFER_*
+OFFERING_OWNER = _fields.add(
+    NUM_OFFERINGS, "OFFERING_OWNER", 0, MAX_PLAYERS
+)  # [card] seat + 1 who completed it
+HERITAGE_HOLDER = _fields.add(
+    NUM_HERITAGE, "HERITAGE_HOLDER", 0, MAX_PLAYERS
+)  # [card] seat + 1 holding or having played it; 0 box
+HERITAGE_PLAYED = _fields.add(NUM_HERITAGE, "HERITAGE_PLAYED", 0, 1)  # [card] 1 once played (public)
+PENDING = _fields.add(
+    MAX_PLAYERS, "PENDING", NO_CARD, NUM_HERITAGE - 1
+)  # [seat] set-up Heritage choice, hidden until all chose; -1
 # The players.
-CLAN = _fields.add(MAX_PLAYERS)  # [seat] clan id (public)
-RES = _fields.add(MAX_PLAYERS * NUM_RES)  # [seat, resource] warehouse and VP tokens
-OWNED = _fields.add(MAX_PLAYERS)  # [seat] workers in the player's hands (not in the reserve)
-AVAILABLE = _fields.add(MAX_PLAYERS)  # [seat] workers still to place this day
-NEW_WORKERS = _fields.add(MAX_PLAYERS)  # [seat] reserve workers joining at night (increase)
-PYRAMID_WORKERS = _fields.add(MAX_PLAYERS)  # [seat] workers on the Pyramid this day
-SACRIFICED = _fields.add(MAX_PLAYERS)  # [seat] of those, knocked down (to the reserve at night)
-IDLE = _fields.add(MAX_PLAYERS)  # [seat] workers that passed this day
-OFFERINGS_DONE = _fields.add(MAX_PLAYERS)  # [seat] Offerings completed
-FIRST_OFFERING = _fields.add(MAX_PLAYERS)  # [seat] 1 + how many Offerings preceded its first; 0 none
+CLAN = _fields.add(MAX_PLAYERS, "CLAN", 0, NUM_CLANS - 1)  # [seat] clan id (public)
+RES = _fields.add(MAX_PLAYERS * NUM_RES, "RES", 0, MAX_RESOURCE)  # [seat, resource] warehouse and VP tokens
+OWNED = _fields.add(
+    MAX_PLAYERS, "OWNED", 0, WORKERS_PER_COLOUR
+)  # [seat] workers in the player's hands (not in the reserve)
+AVAILABLE = _fields.add(
+    MAX_PLAYERS, "AVAILABLE", 0, WORKERS_PER_COLOUR
+)  # [seat] workers still to place this day
+NEW_WORKERS = _fields.add(
+    MAX_PLAYERS, "NEW_WORKERS", 0, WORKERS_PER_COLOUR
+)  # [seat] reserve workers joining at night (increase)
+PYRAMID_WORKERS = _fields.add(
+    MAX_PLAYERS, "PYRAMID_WORKERS", 0, WORKERS_PER_COLOUR
+)  # [seat] workers on the Pyramid this day
+SACRIFICED = _fields.add(
+    MAX_PLAYERS, "SACRIFICED", 0, WORKERS_PER_COLOUR
+)  # [seat] of those, knocked down (to the reserve at night)
+IDLE = _fields.add(MAX_PLAYERS, "IDLE", 0, WORKERS_PER_COLOUR)  # [seat] workers that passed this day
+OFFERINGS_DONE = _fields.add(MAX_PLAYERS, "OFFERINGS_DONE", 0, NUM_OFFERINGS)  # [seat] Offerings completed
+FIRST_OFFERING = _fields.add(
+    MAX_PLAYERS, "FIRST_OFFERING", 0, NUM_OFFERINGS
+)  # [seat] 1 + how many Offerings preceded its first; 0 none
 # Reserved for the next issue (zero in the base game).
-VARIANT = _fields.add(4)  # cenote, destiny, forest, solo-hard flags
-TSEEK_SUPPLY = _fields.add(1)  # tseek' left on the Cenote tile
-CENOTE_USED = _fields.add(MAX_PLAYERS)  # [seat] sent a worker to the Cenote this round
-CENOTE_WORKERS = _fields.add(MAX_PLAYERS)  # [seat] sacrificed workers left on the Cenote
-OFFER_SLOT_WORKERS = _fields.add(OFFERINGS_SHOWN * MAX_PLAYERS)  # [slot, seat] workers on Offerings
-TSEEK_ON_OFFERINGS = _fields.add(MAX_PLAYERS)  # [seat] tseek' paid into completed Offerings
-DESTINY_HOLDER = _fields.add(6)  # [card] seat + 1 holding the Destiny card
-BOT_DECK = _fields.add(8)  # Chaak'Bot's draw pile (card ids, bottom first)
-BOT_DECK_COUNT = _fields.add(1)
-BOT_ORIENT = _fields.add(8)  # [card] orientation 0/1
-BOT_DRAWN = _fields.add(3)  # the day's 3 cards, or NO_CARD
-BOT_ACTED = _fields.add(1)  # bot cards played this day
+VARIANT = _fields.add(4, "VARIANT", 0, 0)  # cenote, destiny, forest, solo-hard flags
+TSEEK_SUPPLY = _fields.add(1, "TSEEK_SUPPLY", 0, 0)  # tseek' left on the Cenote tile
+CENOTE_USED = _fields.add(MAX_PLAYERS, "CENOTE_USED", 0, 0)  # [seat] sent a worker to the Cenote this round
+CENOTE_WORKERS = _fields.add(
+    MAX_PLAYERS, "CENOTE_WORKERS", 0, 0
+)  # [seat] sacrificed workers left on the Cenote
+OFFER_SLOT_WORKERS = _fields.add(
+    OFFERINGS_SHOWN * MAX_PLAYERS, "OFFER_SLOT_WORKERS", 0, 0
+)  # [slot, seat] workers on Offerings
+TSEEK_ON_OFFERINGS = _fields.add(
+    MAX_PLAYERS, "TSEEK_ON_OFFERINGS", 0, 0
+)  # [seat] tseek' paid into completed Offerings
+DESTINY_HOLDER = _fields.add(6, "DESTINY_HOLDER", 0, 0)  # [card] seat + 1 holding the Destiny card
+BOT_DECK = _fields.add(8, "BOT_DECK", 0, 0)  # Chaak'Bot's draw pile (card ids, bottom first)
+BOT_DECK_COUNT = _fields.add(1, "BOT_DECK_COUNT", 0, 0)
+BOT_ORIENT = _fields.add(8, "BOT_ORIENT", 0, 0)  # [card] orientation 0/1
+BOT_DRAWN = _fields.add(3, "BOT_DRAWN", 0, 0)  # the day's 3 cards, or NO_CARD
+BOT_ACTED = _fields.add(1, "BOT_ACTED", 0, 0)  # bot cards played this day
 STATE_SIZE = _fields.size
+STATE_FIELDS = _fields.table()

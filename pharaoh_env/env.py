@@ -9,7 +9,7 @@ from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 from pharaoh_env import batch, bots, kernels, observe, render
 from pharaoh_env.data import MASK_SLOT, MAX_PLAYERS, MIN_PLAYERS, NUM_PHOTOS, NUM_SLOTS
-from pharaoh_env.invariants import check_invariants
+from pharaoh_env.invariants import check_invariants, validate_state
 from pharaoh_env.state import (
     ACTIONS,
     ARCH_CELL,
@@ -25,6 +25,7 @@ from pharaoh_env.state import (
     SLOT_AT,
     SLOT_STATE,
     SLOT_VALUE,
+    STATE_FIELDS,
     STATE_SIZE,
     TURN,
 )
@@ -134,6 +135,8 @@ GAME = GameSpec(
     render_rgb=render.render_rgb,
     action_name=render.describe_action,
     check_invariants=check_invariants,
+    state_fields=STATE_FIELDS,
+    validate_state=validate_state,
     extra_info=_extra_info,
     bots={"bot": bots.PharaohBot},
     info_names={"end_condition": END_NAMES},

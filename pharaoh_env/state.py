@@ -5,7 +5,24 @@ The shared header (treasure_core.header) comes first; the game's fields follow. 
 blocks are [seat, ...] with MAX_PLAYERS rows; rows of seats not in the game stay zero.
 """
 
-from pharaoh_env.data import LAMPS_PER_PLAYER, MAX_PLAYERS, NUM_CELLS, NUM_PHOTOS, NUM_SLOTS
+from pharaoh_env.data import (
+    ACTIONS_PER_TURN,
+    COLLAPSE_DELAY,
+    EAST,
+    LAMPS_PER_PLAYER,
+    MASK_VALUE,
+    MAX_PLAYERS,
+    MAX_TURNS,
+    NORTH,
+    NUM_CELLS,
+    NUM_PHOTOS,
+    NUM_SLOTS,
+    NUM_TILES,
+    RING_DISTANCE,
+    SOUTH,
+    TREASURE_VALUES,
+    WEST,
+)
 from treasure_core.header import HEADER_SIZE, PARAMS_HEADER
 from treasure_core.layout import ActionLayout, Fields
 
@@ -125,44 +142,64 @@ P_TIMER = PARAMS_HEADER + 2
 P_REACH = PARAMS_HEADER + 3
 P_LAMPS = PARAMS_HEADER + 4
 
+# Each field with its name and the range of its slots in any state a kernel may read (the state
+# validator checks them, GameSpec.check_state; invariants.py checks how the fields agree).
+# Ranges that depend on the player count (a seat < num_players) are checked in the invariants.
+MIN_TREASURE_VALUE = int(TREASURE_VALUES.min())
+LAST_RING = int(RING_DISTANCE.max())  # the largest grid distance on the pyramid
+
 _fields = Fields(HEADER_SIZE)
 
-OPT_PHOTO = _fields.add(1)  # PHOTO_RANDOM or PHOTO_CHOICE
-OPT_TREASURES = _fields.add(1)  # TREASURES_FACE_DOWN or TREASURES_FACE_UP
-OPT_TIMER = _fields.add(1)  # TIMER_FINDER_TURNS or TIMER_ROUNDS
-OPT_REACH = _fields.add(1)  # REACH_PASSAGE or REACH_ADJACENT
-OPT_LAMPS = _fields.add(1)  # LAMPS_BOTH or LAMPS_HELPER
-PHASE = _fields.add(1)  # PHASE_*
-ACTIONS_USED = _fields.add(1)  # 0..3 actions spent in this turn
-TURN = _fields.add(1)  # turns finished so far
-CELL_TILE = _fields.add(NUM_CELLS)  # [cell] tile id 0..35 (data.TILE_LIST); hidden while closed
-CELL_STATUS = _fields.add(NUM_CELLS)  # [cell] CLOSED, OPEN, REMOVED_CLOSED, REMOVED_OPEN
-CELL_ROT = _fields.add(NUM_CELLS)  # [cell] quarter turns clockwise 0..3 of an open tile
-CELL_EXITS = _fields.add(NUM_CELLS)  # [cell] exits of an open tile (bits N, E, S, W); 0 otherwise
-LAMP = _fields.add(MAX_PLAYERS * NUM_CELLS)  # [seat, cell] 1: an own lamp stands there
-LAMP_SUPPLY = _fields.add(MAX_PLAYERS)  # [seat] lamps in front of the player, 0..5
-LAMP_LOST = _fields.add(MAX_PLAYERS)  # [seat] lamps removed with collapsing tiles
-ARCH_CELL = _fields.add(MAX_PLAYERS)  # [seat] the archaeologist's cell, or NOWHERE (lost)
-HELPER_CELL = _fields.add(MAX_PLAYERS)  # [seat] the helper's cell, or NOWHERE (lost)
-SLOT_STATE = _fields.add(NUM_SLOTS)  # [slot] IN_STACK, LYING, CARRIED, BANKED, LOST
-SLOT_AT = _fields.add(NUM_SLOTS)  # [slot] the cell (LYING) or the player (CARRIED, BANKED); else NOWHERE
-SLOT_VALUE = _fields.add(NUM_SLOTS)  # [slot] 2 or 3 (slot 8, the mask: 5); hidden as the rules say
-TREASURES_DEALT = _fields.add(1)  # slots brought into play, 0..9
-PHOTO_ORDER = _fields.add(NUM_PHOTOS)  # the camera, shuffled; [:PHOTOS_TAKEN] are the photos taken, in order
-PHOTOS_TAKEN = _fields.add(1)  # 0..5 = the treasure chambers found
-PHOTO_OWNER = _fields.add(NUM_PHOTOS)  # [photo] the player who took it, or NOBODY
-PENDING_CELL = _fields.add(1)  # the tile just opened, awaiting its orientation or photo; else NOWHERE
-CHAMBER_CELL = _fields.add(1)  # the chamber whose photograph is being chosen (photo phase); else NOWHERE
-MASK_CELL = _fields.add(1)  # the last chamber found (where the mask lay), or NOWHERE
-FINDER = _fields.add(1)  # the player who found the last chamber, or NOBODY
-MASK_TURN = _fields.add(1)  # TURN during which the last chamber was found
-TIMER = _fields.add(1)  # finder's turns (or rounds) ended since, 0..3
-COLLAPSE = _fields.add(1)  # 1 once the collapse has started
-COLLAPSE_RING = _fields.add(1)  # the ring (grid distance from MASK_CELL) that collapses next
-COLLAPSE_PLAYER = _fields.add(1)  # whose turn ends bring the next ring down (the mask's holder)
-END_CONDITION = _fields.add(1)  # END_*
-LAST_EVENT = _fields.add(1)  # EVENT_* bits of the last decision (renderings)
-LAST_PLAYER = _fields.add(1)  # who took the last decision
+# The options, as env.py compiled them (invariants.validate_state: they match the env's params).
+OPT_PHOTO = _fields.add(1, "OPT_PHOTO", PHOTO_RANDOM, PHOTO_CHOICE)
+OPT_TREASURES = _fields.add(1, "OPT_TREASURES", TREASURES_FACE_DOWN, TREASURES_FACE_UP)
+OPT_TIMER = _fields.add(1, "OPT_TIMER", TIMER_FINDER_TURNS, TIMER_ROUNDS)
+OPT_REACH = _fields.add(1, "OPT_REACH", REACH_PASSAGE, REACH_ADJACENT)
+OPT_LAMPS = _fields.add(1, "OPT_LAMPS", LAMPS_BOTH, LAMPS_HELPER)
+PHASE = _fields.add(1, "PHASE", PHASE_PLAY, PHASE_PHOTO)  # PHASE_*
+ACTIONS_USED = _fields.add(1, "ACTIONS_USED", 0, ACTIONS_PER_TURN)  # actions spent in this turn
+TURN = _fields.add(1, "TURN", 0, MAX_TURNS)  # turns finished so far (MAX_TURNS: the turn cap ended it)
+# [cell] tile id (data.TILE_LIST); hidden while closed
+CELL_TILE = _fields.add(NUM_CELLS, "CELL_TILE", 0, NUM_TILES - 1)
+# [cell] CLOSED, OPEN, REMOVED_CLOSED, REMOVED_OPEN
+CELL_STATUS = _fields.add(NUM_CELLS, "CELL_STATUS", CLOSED, REMOVED_OPEN)
+CELL_ROT = _fields.add(NUM_CELLS, "CELL_ROT", 0, 3)  # [cell] quarter turns clockwise of an opened tile
+# [cell] exits of an open tile (bits N, E, S, W); 0 otherwise
+CELL_EXITS = _fields.add(NUM_CELLS, "CELL_EXITS", 0, NORTH | EAST | SOUTH | WEST)
+LAMP = _fields.add(MAX_PLAYERS * NUM_CELLS, "LAMP", 0, 1)  # [seat, cell] 1: an own lamp stands there
+LAMP_SUPPLY = _fields.add(MAX_PLAYERS, "LAMP_SUPPLY", 0, LAMPS_PER_PLAYER)  # [seat] lamps in front of it
+LAMP_LOST = _fields.add(MAX_PLAYERS, "LAMP_LOST", 0, LAMPS_PER_PLAYER)  # [seat] removed with tiles
+ARCH_CELL = _fields.add(MAX_PLAYERS, "ARCH_CELL", NOWHERE, NUM_CELLS - 1)  # [seat] its cell, or NOWHERE
+HELPER_CELL = _fields.add(MAX_PLAYERS, "HELPER_CELL", NOWHERE, NUM_CELLS - 1)  # [seat] likewise
+SLOT_STATE = _fields.add(NUM_SLOTS, "SLOT_STATE", IN_STACK, LOST)  # [slot] IN_STACK, LYING, CARRIED, ...
+# [slot] the cell (LYING) or the player (CARRIED, BANKED); else NOWHERE
+SLOT_AT = _fields.add(NUM_SLOTS, "SLOT_AT", NOWHERE, NUM_CELLS - 1)
+# [slot] 2 or 3 (slot 8, the mask: 5); hidden as the rules say
+SLOT_VALUE = _fields.add(NUM_SLOTS, "SLOT_VALUE", MIN_TREASURE_VALUE, MASK_VALUE)
+TREASURES_DEALT = _fields.add(1, "TREASURES_DEALT", 0, NUM_SLOTS)  # slots brought into play
+# The camera, shuffled; [:PHOTOS_TAKEN] are the photos taken, in order
+PHOTO_ORDER = _fields.add(NUM_PHOTOS, "PHOTO_ORDER", 0, NUM_PHOTOS - 1)
+PHOTOS_TAKEN = _fields.add(1, "PHOTOS_TAKEN", 0, NUM_PHOTOS)  # = the treasure chambers found
+PHOTO_OWNER = _fields.add(NUM_PHOTOS, "PHOTO_OWNER", NOBODY, MAX_PLAYERS - 1)  # [photo] its taker, or NOBODY
+# The tile just opened, awaiting its orientation (orient phase); else NOWHERE
+PENDING_CELL = _fields.add(1, "PENDING_CELL", NOWHERE, NUM_CELLS - 1)
+# The chamber whose photograph is being chosen (photo phase); else NOWHERE
+CHAMBER_CELL = _fields.add(1, "CHAMBER_CELL", NOWHERE, NUM_CELLS - 1)
+# The last chamber found (where the mask lay), or NOWHERE
+MASK_CELL = _fields.add(1, "MASK_CELL", NOWHERE, NUM_CELLS - 1)
+FINDER = _fields.add(1, "FINDER", NOBODY, MAX_PLAYERS - 1)  # who found the last chamber, or NOBODY
+MASK_TURN = _fields.add(1, "MASK_TURN", 0, MAX_TURNS - 1)  # TURN during which the last chamber was found
+TIMER = _fields.add(1, "TIMER", 0, COLLAPSE_DELAY)  # finder's turns (or rounds) ended since
+COLLAPSE = _fields.add(1, "COLLAPSE", 0, 1)  # 1 once the collapse has started
+# The ring (grid distance from MASK_CELL) that collapses next; one past the last once all fell
+COLLAPSE_RING = _fields.add(1, "COLLAPSE_RING", 0, LAST_RING + 1)
+# Whose turn ends bring the next ring down (the mask's holder), or NOBODY before the collapse
+COLLAPSE_PLAYER = _fields.add(1, "COLLAPSE_PLAYER", NOBODY, MAX_PLAYERS - 1)
+END_CONDITION = _fields.add(1, "END_CONDITION", END_NONE, END_TURN_CAP)  # END_*
+# EVENT_* bits of the last decision (renderings)
+LAST_EVENT = _fields.add(1, "LAST_EVENT", 0, EVENT_MUMMY | EVENT_CURSE | EVENT_RING | EVENT_PHOTO)
+LAST_PLAYER = _fields.add(1, "LAST_PLAYER", NOBODY, MAX_PLAYERS - 1)  # who took the last decision
 STATE_SIZE = _fields.size
+STATE_FIELDS = _fields.table()  # GameSpec.state_fields
 
 assert LAMPS_PER_PLAYER < 32

@@ -68,6 +68,10 @@ def test_entry_points_refuse_bad_arguments(config: Config) -> None:
     conformance.check_entry_points_refuse_bad_arguments(*config)
 
 
+def test_adversarial_states(config: Config) -> None:
+    conformance.check_adversarial_states(*config)
+
+
 # -- what each seat sees and may do -------------------------------------------------------
 def test_observations_differ_between_players(config: Config) -> None:
     conformance.check_observations_differ_between_players(*config)

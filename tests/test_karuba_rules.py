@@ -56,7 +56,7 @@ from karuba_env.state import (
     TREASURE,
 )
 from treasure_core.aec import TreasureAECEnv
-from treasure_core.header import CURRENT_PLAYER, NUM_PLAYERS, TERMINAL
+from treasure_core.header import CURRENT_PLAYER, DECISIONS, NUM_PLAYERS, TERMINAL
 
 BROWN, BLUE, PURPLE, YELLOW = range(4)
 # Tiles by shape (data.py): straight, corner, T-junction, crossroads; c = crystal, g = gold.
@@ -100,6 +100,7 @@ def build(
     rest = [t for t in range(1, NUM_TILES + 1) if t not in laid and t != current]
     state[STACK : STACK + NUM_TILES] = laid + [current] + rest
     state[TILES_REVEALED] = len(laid) + 1
+    state[DECISIONS] = len(laid) * num_players  # every seat decided on every earlier tile
     for seat, island in islands.items():
         for (row, col), tile in island.items():
             state[CELL_TILE + seat * data.NUM_CELLS + cell(row, col)] = tile
@@ -581,6 +582,7 @@ def test_game_ends_after_the_last_tile():
     state = build(current=NS, num_players=2)
     state[STACK : STACK + NUM_TILES] = np.roll(state[STACK : STACK + NUM_TILES], -1)
     state[TILES_REVEALED] = NUM_TILES - 1
+    state[DECISIONS] = (NUM_TILES - 2) * 2  # both seats decided on every earlier tile
     play_tile(state, {0: cell(1, 1)})
     assert not state[TERMINAL] and state[END_CONDITION] == END_NONE and state[TILES_REVEALED] == NUM_TILES
     last = int(state[STACK + NUM_TILES - 1])
@@ -706,3 +708,66 @@ def test_play_karuba_from_the_keyboard(monkeypatch, capsys, layout):
     out = capsys.readouterr().out
     assert "not a legal move: 'hello'" in out and "not a legal move: '999'" in out
     assert "game over" in out and "(you)" in out and "score" in out
+
+
+# -- states from outside (issue 18): refused with the field named, the env unchanged ---------
+def _loaded(seed: int = 0, steps: int = 10, **options) -> tuple[TreasureAECEnv, np.ndarray]:
+    env = TreasureAECEnv(GAME, **options)
+    env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    for _ in range(steps):
+        env.step(int(rng.choice(env.legal_actions())))
+    return env, env.get_state()
+
+
+def _refused(env: TreasureAECEnv, state: np.ndarray, field: str) -> None:
+    before = env.get_state()
+    with pytest.raises(ValueError, match=field):
+        env.set_state(state)
+    assert np.array_equal(env.get_state(), before), "a refused state changed the env"
+    assert env.legal_actions(), "the env plays on"
+
+
+def test_a_beach_far_off_the_island_is_refused_before_legal_actions_reads_it():
+    # Was: s[ADVENTURER_BEACH] = -100; e.set_state(s); e.legal_actions() -> SIGSEGV.
+    env, state = _loaded()
+    state[ADVENTURER_BEACH] = -100
+    _refused(env, state, r"ADVENTURER_BEACH\[0\]")
+
+
+def test_a_state_for_other_options_is_refused_naming_the_option():
+    env, _ = _loaded(seed=1)
+    _, state = _loaded(seed=1, distance_rule="difference")
+    _refused(env, state, "DISTANCE_RULE")
+    _, state = _loaded(seed=1, steps=1, layout="draft")
+    _refused(env, state, "layout")
+
+
+def test_consistency_checks_name_what_is_wrong():
+    env, base = _loaded(seed=2, steps=9)  # 4 players: two seats have decided on the tile showing
+    state = base.copy()
+    state[CELL_TILE + 3 * data.NUM_CELLS] = state[STACK + state[TILES_REVEALED] - 1]
+    _refused(env, state, "already laid")
+    state = base.copy()
+    state[PENDING + 3] = DISCARD  # seat 3 is still to decide
+    _refused(env, state, "pending")
+    state = base.copy()
+    state[STACK_TAKEN] = 4  # the brown stack emptied with nobody in the brown temple
+    _refused(env, state, "not conserved")
+    draft, base = _loaded(seed=2, steps=1, layout="draft")  # one adventurer placed, its temple next
+    state = base.copy()
+    state[DRAFT_COLOUR] = NO_COLOUR
+    _refused(draft, state, "without its temple")
+    state = base.copy()
+    state[CURRENT_PLAYER] = 1
+    _refused(draft, state, "round the table")
+
+
+def test_every_real_state_is_accepted_as_it_is():
+    for options in ({}, {"layout": "draft", "num_players": 3}):
+        env, _ = _loaded(seed=4, steps=0, **options)
+        rng = np.random.default_rng(4)
+        while not env.is_over():
+            env.set_state(env.get_state())
+            env.step(int(rng.choice(env.legal_actions())))
+        env.set_state(env.get_state())

@@ -14,6 +14,7 @@ from nakbe_env import batch, data, kernels
 from nakbe_env.bots import heuristic_action
 from nakbe_env.env import raw_env
 from nakbe_env.state import (
+    BOX_TOKENS,
     DIE,
     END_CONDITIONS,
     END_EXIT,
@@ -902,3 +903,109 @@ def test_move_preview_describes_each_legal_move():
     assert purple[observe.PREVIEW_GAIN] == pytest.approx(3 / 16)
     assert purple[observe.PREVIEW_TREASURE] == 1 and purple[observe.PREVIEW_REACH_AFTER] == 1
     assert purple[observe.PREVIEW_EXITS] == 0 and purple[observe.PREVIEW_CAUGHT] == 0
+
+
+# -- states from outside (issue 18): refused with the field named, the env unchanged ---------
+_LOADED = raw_env(num_players=4)
+
+
+def _refused(state: np.ndarray, field: str, env=_LOADED) -> None:
+    before = env.get_state()
+    with pytest.raises(ValueError, match=field):
+        env.set_state(state)
+    assert np.array_equal(env.get_state(), before), "a refused state changed the env"
+
+
+def _real_state(seed: int = 0, steps: int = 12, **options) -> tuple:
+    env = raw_env(**options) if options else _LOADED
+    env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    for _ in range(steps):
+        env.step(int(rng.choice(env.legal_actions())))
+    return env, env.get_state()
+
+
+def test_a_huge_side_is_refused_before_observe_reads_it():
+    # Was: s[7] = 2**31 - 1; e.set_state(s); e.observe("player_0") -> SIGSEGV. Slot 7 is SIDE.
+    env, state = _real_state()
+    assert SIDE == 7
+    state[SIDE] = 2**31 - 1
+    _refused(state, "SIDE", env)
+    env.observe("player_0")
+
+
+def test_a_huge_box_count_is_refused_before_resample_hidden_reads_it():
+    # Was: s[BOX_TOKENS] = 10**6, then resample_hidden(0, 1) -> SIGSEGV or a heap error.
+    env, state = _real_state()
+    state[BOX_TOKENS] = 10**6
+    _refused(state, r"BOX_TOKENS\[0\]", env)
+    env.resample_hidden(0, 1)
+    state[BOX_TOKENS] = env.get_state()[BOX_TOKENS] + 1  # in range, but one token too many
+    _refused(state, "tokens not conserved", env)
+
+
+@pytest.mark.parametrize("player", [9, -1])
+def test_a_current_player_outside_the_seats_is_refused(player):
+    env, state = _real_state()
+    state[CURRENT_PLAYER] = player
+    _refused(state, "CURRENT_PLAYER", env)
+
+
+def test_the_batch_runner_refuses_an_action_outside_the_space_and_changes_no_game():
+    from treasure_core.batch import BatchRunner
+
+    runner = BatchRunner("nakbe", 3, seed=0, check_actions=False)
+    before = runner.states.copy()
+    with pytest.raises(ValueError):
+        runner.step(np.array([100, 0, 0]))
+    assert np.array_equal(runner.states, before)
+
+
+def test_resample_hidden_before_reset_is_a_runtime_error():
+    with pytest.raises(RuntimeError):
+        raw_env().resample_hidden(0, 1)
+
+
+def test_a_state_for_other_options_is_refused_naming_the_option():
+    _, state = _real_state(seed=3, board="jungle")
+    _refused(state, "SIDE")
+    _, state = _real_state(seed=3, campaign=True)
+    _refused(state, "CAMPAIGN")
+
+
+def test_consistency_checks_name_what_is_wrong():
+    env, base = _real_state(seed=1, steps=0, campaign=True)
+    # A slot on the jungle side before the jungle game: it would survive into that game.
+    state = base.copy()
+    state[EXPLORER_SLOT + data.JUNGLE * data.NUM_EXPLORERS + IDX["black"]] = 6
+    _refused(state, "not been played", env)
+    # One slot, two explorers.
+    env, base = _real_state(seed=1, steps=0)
+    state = base.copy()
+    for name in ("red", "blue"):
+        state[EXPLORER_POS + IDX[name]] = OFF_BOARD
+        state[EXPLORER_SLOT + IDX[name]] = 0
+    _refused(state, "assigned twice", env)
+    # A live game keeps at least two explorers on the board.
+    state = base.copy()
+    for e in range(data.NUM_EXPLORERS - 1):
+        state[EXPLORER_POS + e] = OFF_BOARD
+        state[EXPLORER_SLOT + e] = e
+    _refused(state, "one explorer left", env)
+    # The Guardian moves every round after the first: round 9 finds it on space 7 or beyond.
+    state = base.copy()
+    state[GUARDIAN_POS], state[ROUND] = CHAMBER, 9
+    _refused(state, "round 9", env)
+    # Over means the die shows nothing.
+    state = base.copy()
+    state[TERMINAL] = 1
+    _refused(state, "terminal|over", env)
+
+
+def test_every_real_state_is_accepted_as_it_is():
+    env, _ = _real_state(seed=5, steps=0)
+    rng = np.random.default_rng(5)
+    while not env.is_over():
+        env.set_state(env.get_state())
+        env.step(int(rng.choice(env.legal_actions())))
+    env.set_state(env.get_state())

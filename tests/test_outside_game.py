@@ -173,3 +173,30 @@ def test_the_round_cap_ends_a_game(pig) -> None:
         own, automaton = info["scores"]
         assert max(own, automaton) < 50, info  # holding at 20 cannot reach 50 in one turn
         assert env.rewards["player_0"] == (1.0 if own >= automaton else -1.0), (env.rewards, info)
+
+
+def test_a_bad_pig_state_is_refused_naming_the_field(pig) -> None:
+    """Issue 18 for the example: every field has its range (state_fields), the option target
+    is checked (validate_state), the invariants do the rest; a refused state changes nothing."""
+    from pig_env.state import SCORES, TARGET, TURN_TOTAL
+
+    from treasure_core.header import DECISIONS
+
+    env = registry.make_env("pig", num_players=3, target=50).unwrapped
+    env.reset(seed=0)
+    rng = np.random.default_rng(0)
+    for _ in range(6):
+        env.step(int(rng.choice(env.legal_actions())))
+    base = env.get_state()
+    for slot, value, field in (
+        (SCORES + 1, 10**6, r"SCORES\[1\]"),  # past any score a game reaches
+        (TARGET, 100, "option target"),  # in range, but not this env's target
+        (TURN_TOTAL, 1, "turn total 1"),  # a 1 empties the turn
+        (DECISIONS, 2**31 - 1, "decisions"),  # more than the rounds so far can hold
+    ):
+        state = base.copy()
+        state[slot] = value
+        with pytest.raises(ValueError, match=field):
+            env.set_state(state)
+        assert np.array_equal(env.get_state(), base), field
+    env.set_state(base)

@@ -13,14 +13,19 @@ from tomb_env.invariants import check_invariants
 from tomb_env.state import (
     ACTIONS,
     CHARACTER,
+    CLAIM_ORDER,
     CLAIM_RANDOM,
     CLAIM_SEAT,
     GOLD,
     N_ACTIONS,
     OUTCOME,
     OUTCOME_COLLAPSE,
+    P_CLAIM_ORDER,
+    P_PROPOSALS,
     PHASES,
+    PROPOSAL_RULE,
     PROPOSALS_PER_PLAYER,
+    STATE_FIELDS,
     STATE_SIZE,
 )
 from treasure_core.aec import TreasureAECEnv
@@ -72,6 +77,17 @@ def _extra_info(state: np.ndarray, points: np.ndarray, tiebreaks: np.ndarray) ->
     }
 
 
+def _validate_state(state: np.ndarray, params: np.ndarray) -> str | None:
+    """The options a state carries must be the env's (the rest: check_invariants)."""
+    for name, field, param in (
+        ("PROPOSAL_RULE", PROPOSAL_RULE, P_PROPOSALS),
+        ("CLAIM_ORDER", CLAIM_ORDER, P_CLAIM_ORDER),
+    ):
+        if int(state[field]) != int(params[param]):
+            return f"{name} is {int(state[field])}; the options make it {int(params[param])}"
+    return None
+
+
 GAME = GameSpec(
     name="tomb",
     env_name="tomb_v0",
@@ -90,6 +106,8 @@ GAME = GameSpec(
     render_rgb=render.render_rgb,
     action_name=render.describe_action,
     check_invariants=check_invariants,
+    state_fields=STATE_FIELDS,
+    validate_state=_validate_state,
     extra_info=_extra_info,
     bots={"bot": bots.TombBot},
     info_names={"character": CHARACTER_NAMES},

@@ -6,7 +6,18 @@ blocks have MAX_PLAYERS rows, per-card blocks NUM_CARDS, per-location blocks NUM
 (Inner, Outer); rows of seats not in the game stay at their empty value.
 """
 
-from tomb_env.data import MAX_LOCATION_CARDS, MAX_PLAYERS, MAX_ROUNDS, NUM_CARDS, NUM_LOCATIONS
+from tomb_env import data
+from tomb_env.data import (
+    GOLD_TOKENS,
+    MAX_LOCATION_CARDS,
+    MAX_PLAYERS,
+    MAX_ROUNDS,
+    MIN_PLAYERS,
+    NUM_CARDS,
+    NUM_CHARACTERS,
+    NUM_LOCATIONS,
+    lone_share,
+)
 from treasure_core.header import HEADER_SIZE, PARAMS_HEADER
 from treasure_core.layout import ActionLayout, Fields
 
@@ -64,6 +75,7 @@ MAX_CLAIMS = 5  # weapons in the game: at most this many uses in one round
 CLAIM_RANDOM = 0
 CLAIM_SEAT = 1
 PROPOSALS_PER_PLAYER = 0  # option proposals="per_player"
+MAX_FIXED_PROPOSALS = 2  # option proposals=1 or 2
 
 # The flat action space (docs/games/tomb.md, Actions). Seats in actions are relative: the
 # player k seats after the one deciding (k = 0: itself).
@@ -106,56 +118,94 @@ MAX_COMPETITORS = MAX_PLAYERS  # no in-kernel opponents
 P_PROPOSALS = PARAMS_HEADER  # PROPOSALS_PER_PLAYER, or a fixed number of proposals
 P_CLAIM_ORDER = PARAMS_HEADER + 1  # CLAIM_RANDOM or CLAIM_SEAT
 
+# Bounds of the fields (each field's range holds in every real state, under every option).
+MIN_ROUNDS = int(data.NUM_ROUNDS[MIN_PLAYERS:].min())
+ALL_SEATS = (1 << MAX_PLAYERS) - 1  # a set of seats, as bits
+MAX_LONE_SHARE = lone_share(MAX_LOCATION_CARDS, MIN_PLAYERS)
+
 _fields = Fields(HEADER_SIZE)
-PHASE = _fields.add(1)  # PHASE_*
-PROPOSAL_RULE = _fields.add(1)  # from P_PROPOSALS
-CLAIM_ORDER = _fields.add(1)  # from P_CLAIM_ORDER
-ROUND = _fields.add(1)  # the round under way, from 0
-NUM_ROUNDS = _fields.add(1)  # 7 (3-4 players) or 6 (5-6)
-LEAD = _fields.add(1)  # the round's lead seat: proposals and claims in seat order from it
-SUPPLY = _fields.add(1)  # gold tokens not held by a player
-DECK_TOP = _fields.add(1)  # DECK[DECK_TOP:] is the deck, top first
-DECK = _fields.add(NUM_CARDS)  # card ids in deal order (hidden: the order of the undealt part)
-CARD_PLACE = _fields.add(NUM_CARDS)  # [card] PLACE_*
-CARD_OWNER = _fields.add(NUM_CARDS)  # [card] the seat whose stash holds it, or NOBODY
-CARD_FROM = _fields.add(NUM_CARDS)  # [card] INNER / OUTER dealt there, FROM_DRAWN, FROM_NONE in the deck
-CARD_ROUND = _fields.add(NUM_CARDS)  # [card] the round it was dealt or drawn in, or -1
-CARD_PUBLIC = _fields.add(NUM_CARDS)  # [card] 1: every player knows where it is (face up once)
-CARD_FLIP = _fields.add(NUM_CARDS)  # [card] FLIP_*
-CARD_ACTIVE = _fields.add(NUM_CARDS)  # [card] 1: its effect acts in the next round (weapon, Snakebite)
-CARD_LINK = _fields.add(NUM_CARDS)  # [Satchel] the card it drew, or NO_CARD
-SLOT_CARD = _fields.add(NUM_LOCATIONS * MAX_LOCATION_CARDS)  # [location, slot] card dealt, or NO_CARD
-SLOT_COUNT = _fields.add(NUM_LOCATIONS)  # [location] cards dealt this round
-CHARACTER = _fields.add(MAX_PLAYERS)  # [seat] character (hidden until the end)
-GOLD = _fields.add(MAX_PLAYERS)  # [seat] gold coins (public)
-LOCATION = _fields.add(MAX_PLAYERS)  # [seat] this round's location once revealed, or NO_LOCATION
-FORCED = _fields.add(MAX_PLAYERS)  # [seat] location forced by a weapon this round, or NO_LOCATION
-SNAKE = _fields.add(MAX_PLAYERS)  # [seat] 1: bitten, its location is drawn at the reveal
-CHOICE = _fields.add(MAX_PLAYERS)  # [seat] secret location choice, or NO_LOCATION (hidden)
-HISTORY = _fields.add(MAX_ROUNDS * MAX_PLAYERS)  # [round, seat] where each player was (public)
-OUTCOME = _fields.add(MAX_ROUNDS * NUM_LOCATIONS)  # [round, location] OUTCOME_*
-SWEEP = _fields.add(1)  # seats deciding together in this step of the game (bits)
-SWEEP_LEFT = _fields.add(1)  # those of them still to decide (bits); CURRENT_PLAYER is the lowest
-CLAIM_CARD = _fields.add(MAX_CLAIMS)  # this round's weapon uses, in claim order
-CLAIM_COUNT = _fields.add(1)
-CLAIM_NEXT = _fields.add(1)
-CALL_CARD = _fields.add(1)  # the card whose coin call is being made, or NO_CARD
-NEG_STAGE = _fields.add(NUM_LOCATIONS)  # [location] STAGE_*
-NEG_PROPOSER = _fields.add(NUM_LOCATIONS)  # [location] seat proposing, or NOBODY
-NEG_MADE = _fields.add(NUM_LOCATIONS)  # [location] proposals made (the current one included)
-NEG_LIMIT = _fields.add(NUM_LOCATIONS)  # [location] proposals allowed
-NEG_NEXT_SLOT = _fields.add(NUM_LOCATIONS)  # [location] the slot the proposer assigns next
-NEG_UNITS = _fields.add(NUM_LOCATIONS)  # [location] gold payments in the current proposal
-NEG_ASSIGN = _fields.add(NUM_LOCATIONS * MAX_LOCATION_CARDS)  # [location, slot] seat, or NOBODY
-NEG_GOLD = _fields.add(NUM_LOCATIONS * MAX_PLAYERS)  # [location, seat] net gold of the proposal
-VOTES = _fields.add(MAX_PLAYERS)  # [seat] vote on its location's proposal (hidden until all voted)
-LAST_VALID = _fields.add(NUM_LOCATIONS)  # [location] 1: a proposal failed there this round
-LAST_ASSIGN = _fields.add(NUM_LOCATIONS * MAX_LOCATION_CARDS)  # [location, slot] the failed proposal
-LAST_GOLD = _fields.add(NUM_LOCATIONS * MAX_PLAYERS)  # [location, seat] its net gold
-LAST_VOTES = _fields.add(MAX_PLAYERS)  # [seat] its revealed votes, VOTE_NONE for the proposer
-LONE_TAKEN = _fields.add(NUM_LOCATIONS * MAX_LOCATION_CARDS)  # [location, slot] 1: the lone player takes it
-LONE_LIMIT = _fields.add(NUM_LOCATIONS)  # [location] how many the lone player may take
+PHASE = _fields.add(1, "PHASE", 0, len(PHASES) - 1)  # PHASE_*
+PROPOSAL_RULE = _fields.add(1, "PROPOSAL_RULE", PROPOSALS_PER_PLAYER, MAX_FIXED_PROPOSALS)  # from P_PROPOSALS
+CLAIM_ORDER = _fields.add(1, "CLAIM_ORDER", CLAIM_RANDOM, CLAIM_SEAT)  # from P_CLAIM_ORDER
+ROUND = _fields.add(1, "ROUND", 0, MAX_ROUNDS)  # the round under way, from 0
+NUM_ROUNDS = _fields.add(1, "NUM_ROUNDS", MIN_ROUNDS, MAX_ROUNDS)  # 7 (3-4 players) or 6 (5-6)
+# the round's lead seat: proposals and claims in seat order from it
+LEAD = _fields.add(1, "LEAD", 0, MAX_PLAYERS - 1)
+SUPPLY = _fields.add(1, "SUPPLY", 0, GOLD_TOKENS)  # gold tokens not held by a player
+DECK_TOP = _fields.add(1, "DECK_TOP", 0, NUM_CARDS)  # DECK[DECK_TOP:] is the deck, top first
+# card ids in deal order (hidden: the order of the undealt part)
+DECK = _fields.add(NUM_CARDS, "DECK", 0, NUM_CARDS - 1)
+CARD_PLACE = _fields.add(NUM_CARDS, "CARD_PLACE", PLACE_DECK, PLACE_DISCARD)  # [card] PLACE_*
+# [card] the seat whose stash holds it, or NOBODY
+CARD_OWNER = _fields.add(NUM_CARDS, "CARD_OWNER", NOBODY, MAX_PLAYERS - 1)
+# [card] INNER / OUTER dealt there, FROM_DRAWN, FROM_NONE in the deck
+CARD_FROM = _fields.add(NUM_CARDS, "CARD_FROM", FROM_NONE, FROM_DRAWN)
+# [card] the round it was dealt or drawn in, or -1
+CARD_ROUND = _fields.add(NUM_CARDS, "CARD_ROUND", -1, MAX_ROUNDS - 1)
+# [card] 1: every player knows where it is (face up once)
+CARD_PUBLIC = _fields.add(NUM_CARDS, "CARD_PUBLIC", 0, 1)
+CARD_FLIP = _fields.add(NUM_CARDS, "CARD_FLIP", FLIP_NONE, FLIP_PENDING)  # [card] FLIP_*
+# [card] 1: its effect acts in the next round (weapon, Snakebite)
+CARD_ACTIVE = _fields.add(NUM_CARDS, "CARD_ACTIVE", 0, 1)
+# [Satchel] the card it drew, or NO_CARD
+CARD_LINK = _fields.add(NUM_CARDS, "CARD_LINK", NO_CARD, NUM_CARDS - 1)
+# [location, slot] card dealt, or NO_CARD
+SLOT_CARD = _fields.add(NUM_LOCATIONS * MAX_LOCATION_CARDS, "SLOT_CARD", NO_CARD, NUM_CARDS - 1)
+# [location] cards dealt this round
+SLOT_COUNT = _fields.add(NUM_LOCATIONS, "SLOT_COUNT", 0, MAX_LOCATION_CARDS)
+# [seat] character (hidden until the end)
+CHARACTER = _fields.add(MAX_PLAYERS, "CHARACTER", -1, NUM_CHARACTERS - 1)
+GOLD = _fields.add(MAX_PLAYERS, "GOLD", 0, GOLD_TOKENS)  # [seat] gold coins (public)
+# [seat] this round's location once revealed, or NO_LOCATION
+LOCATION = _fields.add(MAX_PLAYERS, "LOCATION", NO_LOCATION, NUM_LOCATIONS - 1)
+# [seat] location forced by a weapon this round, or NO_LOCATION
+FORCED = _fields.add(MAX_PLAYERS, "FORCED", NO_LOCATION, NUM_LOCATIONS - 1)
+SNAKE = _fields.add(MAX_PLAYERS, "SNAKE", 0, 1)  # [seat] 1: bitten, its location is drawn at the reveal
+# [seat] secret location choice, or NO_LOCATION (hidden)
+CHOICE = _fields.add(MAX_PLAYERS, "CHOICE", NO_LOCATION, NUM_LOCATIONS - 1)
+# [round, seat] where each player was (public)
+HISTORY = _fields.add(MAX_ROUNDS * MAX_PLAYERS, "HISTORY", NO_LOCATION, NUM_LOCATIONS - 1)
+# [round, location] OUTCOME_*
+OUTCOME = _fields.add(MAX_ROUNDS * NUM_LOCATIONS, "OUTCOME", OUTCOME_NONE, OUTCOME_LONE)
+SWEEP = _fields.add(1, "SWEEP", 0, ALL_SEATS)  # seats deciding together in this step of the game (bits)
+# those of them still to decide (bits); CURRENT_PLAYER is the lowest
+SWEEP_LEFT = _fields.add(1, "SWEEP_LEFT", 0, ALL_SEATS)
+# this round's weapon uses, in claim order
+CLAIM_CARD = _fields.add(MAX_CLAIMS, "CLAIM_CARD", NO_CARD, NUM_CARDS - 1)
+CLAIM_COUNT = _fields.add(1, "CLAIM_COUNT", 0, MAX_CLAIMS)
+CLAIM_NEXT = _fields.add(1, "CLAIM_NEXT", 0, MAX_CLAIMS)
+# the card whose coin call is being made, or NO_CARD
+CALL_CARD = _fields.add(1, "CALL_CARD", NO_CARD, NUM_CARDS - 1)
+NEG_STAGE = _fields.add(NUM_LOCATIONS, "NEG_STAGE", STAGE_IDLE, STAGE_LONE)  # [location] STAGE_*
+# [location] seat proposing, or NOBODY
+NEG_PROPOSER = _fields.add(NUM_LOCATIONS, "NEG_PROPOSER", NOBODY, MAX_PLAYERS - 1)
+# [location] proposals made (the current one included)
+NEG_MADE = _fields.add(NUM_LOCATIONS, "NEG_MADE", 0, MAX_PLAYERS)
+NEG_LIMIT = _fields.add(NUM_LOCATIONS, "NEG_LIMIT", 0, MAX_PLAYERS)  # [location] proposals allowed
+# [location] the slot the proposer assigns next
+NEG_NEXT_SLOT = _fields.add(NUM_LOCATIONS, "NEG_NEXT_SLOT", 0, MAX_LOCATION_CARDS)
+# [location] gold payments in the current proposal
+NEG_UNITS = _fields.add(NUM_LOCATIONS, "NEG_UNITS", 0, MAX_TRANSFER_UNITS)
+# [location, slot] seat, or NOBODY
+NEG_ASSIGN = _fields.add(NUM_LOCATIONS * MAX_LOCATION_CARDS, "NEG_ASSIGN", NOBODY, MAX_PLAYERS - 1)
+# [location, seat] net gold of the proposal
+NEG_GOLD = _fields.add(NUM_LOCATIONS * MAX_PLAYERS, "NEG_GOLD", -MAX_TRANSFER_UNITS, MAX_TRANSFER_UNITS)
+# [seat] vote on its location's proposal (hidden until all voted)
+VOTES = _fields.add(MAX_PLAYERS, "VOTES", VOTE_NONE, VOTE_ACCEPT)
+# [location] 1: a proposal failed there this round
+LAST_VALID = _fields.add(NUM_LOCATIONS, "LAST_VALID", 0, 1)
+# [location, slot] the failed proposal
+LAST_ASSIGN = _fields.add(NUM_LOCATIONS * MAX_LOCATION_CARDS, "LAST_ASSIGN", NOBODY, MAX_PLAYERS - 1)
+# [location, seat] its net gold
+LAST_GOLD = _fields.add(NUM_LOCATIONS * MAX_PLAYERS, "LAST_GOLD", -MAX_TRANSFER_UNITS, MAX_TRANSFER_UNITS)
+# [seat] its revealed votes, VOTE_NONE for the proposer
+LAST_VOTES = _fields.add(MAX_PLAYERS, "LAST_VOTES", VOTE_NONE, VOTE_ACCEPT)
+# [location, slot] 1: the lone player takes it
+LONE_TAKEN = _fields.add(NUM_LOCATIONS * MAX_LOCATION_CARDS, "LONE_TAKEN", 0, 1)
+# [location] how many the lone player may take
+LONE_LIMIT = _fields.add(NUM_LOCATIONS, "LONE_LIMIT", 0, MAX_LONE_SHARE)
 STATE_SIZE = _fields.size
+STATE_FIELDS = _fields.table()  # every field with its range (GameSpec.state_fields)
 
 
 def seat_bit(seat: int) -> int:

@@ -45,7 +45,7 @@ from treasure_core import codegen
 from treasure_core.aec import TreasureAECEnv
 from treasure_core.batch import BatchRunner
 from treasure_core.game import GameSpec
-from treasure_core.header import CURRENT_PLAYER, DECISIONS, NUM_PLAYERS, REWARD_MODE, TERMINAL
+from treasure_core.header import CURRENT_PLAYER, DECISIONS, HEADER_SIZE, NUM_PLAYERS, REWARD_MODE, TERMINAL
 from treasure_core.parallel import TreasureParallelEnv
 from treasure_core.registry import get_game, make_env
 
@@ -1009,6 +1009,18 @@ def check_entry_points_refuse_bad_arguments(game: GameSpec, options: Options) ->
     runner.set_states(states)
 
 
+@_conformance_check
+def check_adversarial_states(game: GameSpec, options: Options, max_cases: int = 300) -> None:
+    """Corrupted and garbage states (treasure_core.adversarial, the first `max_cases` cases):
+    each refused with a ValueError that changes nothing, or a game that plays on through every
+    entry point. (tests/test_adversarial.py runs every case with numba's bounds checking on,
+    in a subprocess.)"""
+    from treasure_core import adversarial
+
+    report = adversarial.run(game, options, seed=3, max_cases=max_cases)
+    _require(not report.failures, f"{report.line()}; first: {report.failures[:3]}")
+
+
 # -- the batch runner -------------------------------------------------------------------------
 @_conformance_check
 def check_aec_and_batch_agree(game: GameSpec, options: Options) -> None:
@@ -1142,6 +1154,16 @@ def check_kernel_contract(game: GameSpec, options: Options) -> None:
         game.dynamics.information in ("perfect", "imperfect"), f"information {game.dynamics.information!r}"
     )
     _require(len(game.phases) >= 1 and len(set(game.phases)) == len(game.phases), f"phases {game.phases!r}")
+    # The state's fields, each with its range, tile the state after the header (the validator
+    # and the adversarial tests rely on it).
+    slots = [slot for part in game.state_fields for slot in range(part.start, part.stop)]
+    _require(
+        slots == list(range(HEADER_SIZE, dims.state_size)),
+        f"state_fields cover {len(slots)} slots, not the {dims.state_size - HEADER_SIZE} after the header, "
+        "in order and once each",
+    )
+    names = [part.name for part in game.state_fields]
+    _require(len(set(names)) == len(names), f"state_fields names repeat: {names}")
     env = _reset(game, options, 17)
     rng = np.random.default_rng(17)
     for _ in range(MAX_DECISIONS):
@@ -1182,6 +1204,7 @@ CHECKS: dict[str, Callable[..., None]] = {
     "parallel_set_state_and_render": check_parallel_set_state_and_render,
     "parallel_requires_reset": check_parallel_requires_reset,
     "entry_points_refuse_bad_arguments": check_entry_points_refuse_bad_arguments,
+    "adversarial_states": check_adversarial_states,
     "aec_to_parallel": check_aec_to_parallel,
     # the batch runner
     "aec_and_batch_agree": check_aec_and_batch_agree,

@@ -4,6 +4,7 @@ exposes it as `GAME`; docs/architecture.md describes the contract it stands for.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from types import ModuleType
@@ -24,7 +25,7 @@ from treasure_core.header import (
     TERMINAL,
 )
 from treasure_core.kernels import winners_mask
-from treasure_core.layout import ActionLayout
+from treasure_core.layout import ActionLayout, Field
 from treasure_core.options import Option, validate_options
 
 
@@ -152,9 +153,11 @@ class GameSpec:
     # seats decides once each, in seat order, on what the cycle's start showed them (a
     # simultaneous round), and the game ends only at the end of a cycle.
     parallelizable: Callable[[dict[str, Any]], bool] | None = None
-    # (state, params) -> what is wrong with a state, naming the field, or None: every field in
-    # its range, and consistent where a kernel indexes by it. The drivers run it (after the
-    # header's checks, check_state) on every state a user hands them, before a kernel reads it.
+    # Every field after the header, with its range (state.py's Fields.table()): check_state
+    # checks each slot against it, and the adversarial tests probe each field's edges.
+    state_fields: tuple[Field, ...] = ()
+    # (state, params) -> what is wrong with a state whose fields are in range, or None: checks
+    # that depend on the options (a player count, a board side). check_invariants runs after it.
     validate_state: Callable[[np.ndarray, np.ndarray], str | None] | None = None
     # Rules between options (e.g. two that cannot go together): raise ValueError naming them.
     check_options: Callable[[dict[str, Any]], None] | None = None
@@ -180,7 +183,10 @@ class GameSpec:
 
     def check_state(self, state: np.ndarray, params: np.ndarray) -> None:
         """ValueError naming the field if `state` (an array of the state's dtype and size) is
-        not one a kernel may read under `params`: the common header, then validate_state."""
+        not one a kernel may read under `params`: the common header, every field in its range
+        (state_fields), validate_state, then the invariants. A game's check_invariants must
+        therefore be safe on any state whose fields are in range: it is the consistency half
+        of the validator (counts against the lists they count, one seat to act, ...)."""
         header = (
             ("NUM_PLAYERS", NUM_PLAYERS, int(params[P_NUM_PLAYERS]), int(params[P_NUM_PLAYERS])),
             ("REWARD_MODE", REWARD_MODE, int(params[P_REWARD_MODE]), int(params[P_REWARD_MODE])),
@@ -194,10 +200,37 @@ class GameSpec:
                 raise ValueError(
                     f"{self.name}: bad state: {name} is {int(state[offset])}; it must be {allowed}"
                 )
+        if self.state_fields:
+            low, high = self._bounds
+            size = min(low.size, state.size)
+            bad = np.flatnonzero((state[:size] < low[:size]) | (state[:size] > high[:size]))
+            if bad.size:
+                slot = int(bad[0])
+                part = next(f for f in self.state_fields if f.start <= slot < f.stop)
+                where = part.name if part.size == 1 else f"{part.name}[{slot - part.start}]"
+                raise ValueError(
+                    f"{self.name}: bad state: {where} (slot {slot}) is {int(state[slot])}; "
+                    f"it must be from {part.low} to {part.high}"
+                )
         if self.validate_state is not None:
             problem = self.validate_state(state, params)
             if problem:
                 raise ValueError(f"{self.name}: bad state: {problem}")
+        try:
+            self.check_invariants(state)
+        except AssertionError as error:
+            raise ValueError(f"{self.name}: bad state: {error}") from None
+
+    @functools.cached_property
+    def _bounds(self) -> tuple[np.ndarray, np.ndarray]:
+        """Each slot's (low, high) from state_fields (the header's own checks are separate)."""
+        size = max(part.stop for part in self.state_fields)
+        low = np.full(size, np.iinfo(np.int64).min, np.int64)
+        high = np.full(size, np.iinfo(np.int64).max, np.int64)
+        for part in self.state_fields:
+            low[part.start : part.stop] = part.low
+            high[part.start : part.stop] = part.high
+        return low, high
 
     def final_info(self, state: np.ndarray) -> dict[str, Any]:
         """Everything worth logging at the end: per player its score and whether it won

@@ -6,16 +6,43 @@ from __future__ import annotations
 from typing import NamedTuple
 
 
+class Field(NamedTuple):
+    """One named run of a state array: slots start .. start + size - 1, each from low to high
+    (inclusive) in any state a kernel may read."""
+
+    name: str
+    start: int
+    size: int
+    low: int
+    high: int
+
+    @property
+    def stop(self) -> int:
+        return self.start + self.size
+
+
 class Fields:
-    """Hands out consecutive offsets into a flat state array: `DIE = fields.add(1)`."""
+    """Hands out consecutive offsets into a flat state array and records each field's name and
+    range, which the state validator checks and the adversarial tests probe:
+
+        DIE = fields.add(1, "DIE", 1, 6)  # the die's face
+    """
 
     def __init__(self, start: int) -> None:
         self.size = start
+        self.fields: list[Field] = []
 
-    def add(self, size: int) -> int:
+    def add(self, size: int, name: str | None = None, low: int | None = None, high: int | None = None) -> int:
         start = self.size
         self.size += size
+        if name is not None:
+            if low is None or high is None or low > high:
+                raise ValueError(f"field {name}: give its range, low <= high; got {low}, {high}")
+            self.fields.append(Field(name, start, size, int(low), int(high)))
         return start
+
+    def table(self) -> tuple[Field, ...]:
+        return tuple(self.fields)
 
 
 def offsets(layout: tuple[tuple[str, int], ...]) -> dict[str, tuple[int, int]]:

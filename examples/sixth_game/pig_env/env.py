@@ -13,8 +13,8 @@ from treasure_core.parallel import TreasureParallelEnv
 
 from pig_env import batch, bots, kernels, observe, render
 from pig_env.data import DEFAULT_PLAYERS, DEFAULT_TARGET, MAX_PLAYERS, MIN_PLAYERS, TARGETS
-from pig_env.invariants import check_invariants
-from pig_env.state import ACTIONS, END, N_ACTIONS, PHASES, ROUND, STATE_SIZE
+from pig_env.invariants import check_invariants, validate_state
+from pig_env.state import ACTIONS, END, N_ACTIONS, PHASES, ROUND, STATE_FIELDS, STATE_SIZE
 
 END_NAMES = ("not over", "target reached", "round cap")  # by END_NONE, END_TARGET, END_ROUND_CAP
 
@@ -52,6 +52,8 @@ GAME = GameSpec(
     render_rgb=render.render_rgb,
     action_name=render.describe_action,
     check_invariants=check_invariants,
+    state_fields=STATE_FIELDS,
+    validate_state=validate_state,
     extra_info=_extra_info,
     bots={"bot": bots.PigBot},
     # Solo with each reward and the long target (configs() already runs each option alone).

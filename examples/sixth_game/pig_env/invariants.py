@@ -19,6 +19,7 @@ from pig_env.state import (
     HOLD_ACTION,
     MAX_COMPETITORS,
     N_ACTIONS,
+    P_TARGET,
     ROLL_ACTION,
     ROUND,
     SCORES,
@@ -26,6 +27,13 @@ from pig_env.state import (
     TARGET,
     TURN_TOTAL,
 )
+
+
+def validate_state(state: np.ndarray, params: np.ndarray) -> str | None:
+    """What in a state (fields in range) disagrees with the env's options, or None."""
+    if int(state[TARGET]) != int(params[P_TARGET]):
+        return f"TARGET is {int(state[TARGET])}; the option target gives {int(params[P_TARGET])}"
+    return None
 
 
 def check_invariants(state: np.ndarray) -> None:
@@ -40,8 +48,13 @@ def check_invariants(state: np.ndarray) -> None:
     assert target in data.TARGETS, f"target {target}"
     rounds = int(state[ROUND])
     assert 1 <= rounds <= data.MAX_ROUNDS, f"round {rounds}"
-    # Every seat has decided at least once in each finished round (a turn starts with a roll).
-    assert state[DECISIONS] >= (rounds - 1) * n, f"{state[DECISIONS]} decisions in {rounds} rounds"
+    # Every seat has decided at least once in each finished round, and the seats before the
+    # one to act in this round (a turn starts with a roll). A turn is at most target / 2 rolls
+    # of 2 or more, then a hold or a 1.
+    decisions, current = int(state[DECISIONS]), int(state[CURRENT_PLAYER])
+    assert decisions >= (rounds - 1) * n + current, f"{decisions} decisions in {rounds} rounds"
+    most = rounds * n * (target // 2 + 1)
+    assert decisions <= most, f"{decisions} decisions in {rounds} rounds: more than {most}"
     points = [int(x) for x in state[SCORES : SCORES + MAX_COMPETITORS]]
     assert all(p >= 0 for p in points), f"negative score {points}"
     assert all(p == 0 for p in points[count:]), f"a score for a competitor not in the game: {points}"

@@ -4,7 +4,7 @@ action layout. The shared header (treasure_core.header) comes first; the game's 
 from treasure_core.header import HEADER_SIZE, PARAMS_HEADER
 from treasure_core.layout import ActionLayout, Fields
 
-from pig_env.data import MAX_PLAYERS
+from pig_env.data import DIE_SIDES, HOLD_AT, MAX_PLAYERS, MAX_ROUNDS, MAX_TARGET, TARGETS
 
 # Phases (kernels.phase): every decision is the same one, roll or hold.
 PHASE_TURN = 0
@@ -40,16 +40,25 @@ EVENT_AUTOMATON = 16  # solo: the automaton played a turn after this decision
 # Game params (after the shared params header), written by env.py from the options.
 P_TARGET = PARAMS_HEADER
 
+# The ranges of the fields. A turn below the target holds at most target - 1 points; only a
+# roll reaches the target, at most a face beyond its last point. The automaton holds at HOLD_AT,
+# so its turn is at most HOLD_AT / 2 rolls (of 2 or more) and HOLD_AT - 1 + a face in points.
+MAX_AUTOMATON_ROLLS = (HOLD_AT + 1) // 2
+
 _fields = Fields(HEADER_SIZE)
 
-TARGET = _fields.add(1)  # points to reach
-ROUND = _fields.add(1)  # from 1; a round is a turn of every competitor
-END = _fields.add(1)  # END_*
-TURN_TOTAL = _fields.add(1)  # points gathered in the turn of the player to act, not yet banked
-LAST_PLAYER = _fields.add(1)  # who took the last decision, or NOBODY
-LAST_ROLL = _fields.add(1)  # the face it rolled (0 for a hold)
-LAST_EVENTS = _fields.add(1)  # EVENT_* bits
-AUTOMATON_ROLLS = _fields.add(1)  # solo: rolls in the automaton's last turn (0 before its first)
-AUTOMATON_GAIN = _fields.add(1)  # solo: points it banked in that turn (0: it rolled a 1)
-SCORES = _fields.add(MAX_COMPETITORS)  # [competitor]: banked points
+TARGET = _fields.add(1, "TARGET", min(TARGETS), MAX_TARGET)  # points to reach
+ROUND = _fields.add(1, "ROUND", 1, MAX_ROUNDS)  # from 1; a round is a turn of every competitor
+END = _fields.add(1, "END", END_NONE, END_ROUND_CAP)  # END_*
+# points gathered in the turn of the player to act, not yet banked
+TURN_TOTAL = _fields.add(1, "TURN_TOTAL", 0, MAX_TARGET - 1)
+LAST_PLAYER = _fields.add(1, "LAST_PLAYER", NOBODY, MAX_PLAYERS - 1)  # who took the last decision, or NOBODY
+LAST_ROLL = _fields.add(1, "LAST_ROLL", 0, DIE_SIDES)  # the face it rolled (0 for a hold)
+LAST_EVENTS = _fields.add(1, "LAST_EVENTS", 0, 2 * EVENT_AUTOMATON - 1)  # EVENT_* bits
+# solo: rolls in the automaton's last turn (0 before its first)
+AUTOMATON_ROLLS = _fields.add(1, "AUTOMATON_ROLLS", 0, MAX_AUTOMATON_ROLLS)
+# solo: points it banked in that turn (0: it rolled a 1)
+AUTOMATON_GAIN = _fields.add(1, "AUTOMATON_GAIN", 0, HOLD_AT - 1 + DIE_SIDES)
+SCORES = _fields.add(MAX_COMPETITORS, "SCORES", 0, MAX_TARGET + DIE_SIDES - 1)  # [competitor]: banked points
 STATE_SIZE = _fields.size
+STATE_FIELDS = _fields.table()  # every field's name and range, for GameSpec.state_fields

@@ -1,0 +1,77 @@
+"""The adversarial module (treasure_core.adversarial) on every game of this repository, with
+numba's bounds checking on, in a subprocess: corrupted states field by field and garbage
+states, through every entry point. Each is refused with a clear error or plays on; a crash, an
+out-of-bounds access or an observation outside its space fails. The last tests show that the
+harness can fail."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import subprocess
+import sys
+import textwrap
+
+import pytest
+from trajectories import in_tree
+
+from treasure_core import adversarial
+from treasure_core.layout import Field
+from treasure_core.registry import all_games, get_game
+
+GAMES = [game.name for game in all_games() if in_tree(game)]
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_corrupt_states_are_refused_or_play_on_with_bounds_checking(name: str) -> None:
+    code, output = adversarial.run_in_subprocess(name)
+    print(output)
+    assert code == 0, output[-4000:]
+    counts = re.search(r"(\d+) cases, (\d+) refused, (\d+) played on, 0 failures", output)
+    assert counts, output
+    tried, refused, played = map(int, counts.groups())
+    assert tried == refused + played and refused > 0 and played > 0, output
+
+
+def test_a_validator_that_lets_bad_states_through_fails() -> None:
+    """Ranges too wide for the kernels: the harness reports the states that break the game."""
+    game = get_game("nakbe")
+    wide = tuple(part._replace(low=-5, high=10**6) for part in game.state_fields)
+    report = adversarial.run(dataclasses.replace(game, state_fields=wide), {}, max_cases=400)
+    assert report.failures, report.line()
+
+
+def test_bounds_checking_turns_an_out_of_bounds_read_into_an_error() -> None:
+    """What the subprocess relies on: with NUMBA_BOUNDSCHECK=1 (and a cache of its own) an
+    out-of-bounds index raises IndexError instead of reading past the array."""
+    script = textwrap.dedent(
+        """
+        import numpy as np
+        from numba import njit
+
+        @njit
+        def read(values, index):
+            return values[index]
+
+        try:
+            read(np.zeros(3), 7)
+        except IndexError:
+            print("IndexError")
+        """
+    )
+    env = {"NUMBA_BOUNDSCHECK": "1", "PATH": "/usr/bin:/bin"}
+    done = subprocess.run(
+        [sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=300
+    )
+    assert done.stdout.strip() == "IndexError", done.stdout + done.stderr
+
+
+def test_a_crash_in_the_subprocess_is_a_failure_not_the_end_of_the_run(monkeypatch) -> None:
+    monkeypatch.setattr(adversarial, "module_of", lambda game: "no_such_module_anywhere")
+    code, output = adversarial.run_in_subprocess("nakbe", timeout=300)
+    assert code != 0 and "no_such_module_anywhere" in output
+
+
+def test_every_field_of_every_game_has_a_range() -> None:
+    for game in all_games():
+        assert game.state_fields and all(isinstance(part, Field) for part in game.state_fields), game.name

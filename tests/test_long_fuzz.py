@@ -1,0 +1,30 @@
+"""The long fuzz (benchmarks/long_fuzz.py): 10**7 random steps per game with the invariants
+and the validator checked throughout. On demand only: `pytest --long tests/test_long_fuzz.py`.
+A short run of the same code is in the default suite, so the script cannot rot."""
+
+from __future__ import annotations
+
+import io
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+import long_fuzz  # noqa: E402
+
+from treasure_core.registry import game_names  # noqa: E402
+
+
+def test_a_short_fuzz_counts_its_steps_and_checks() -> None:
+    out = io.StringIO()
+    total = long_fuzz.fuzz_game("nakbe", 20_000, out=out)
+    assert total["steps"] >= 20_000 * 0.9 and total["checks"] > 0 and total["aec_steps"] > 0, total
+    assert "no breach" in out.getvalue()
+
+
+@pytest.mark.long
+@pytest.mark.parametrize("name", game_names())
+def test_long_fuzz(name: str) -> None:
+    total = long_fuzz.fuzz_game(name, 10**7)
+    assert total["steps"] >= 10**7 * 0.99, total
