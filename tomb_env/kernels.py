@@ -871,7 +871,8 @@ def redeal_stashes(state, player):
     cards = np.empty(MAX_LOCATION_CARDS, np.int64)
     capacity = np.zeros(MAX_PLAYERS, np.int64)
     owner = np.empty(MAX_LOCATION_CARDS, np.int64)
-    for r in range(state[ROUND] + 1):
+    # Once over, ROUND == NUM_ROUNDS: no row of HISTORY or OUTCOME past the last round.
+    for r in range(min(state[ROUND] + 1, state[NUM_ROUNDS])):
         if state[HISTORY + r * MAX_PLAYERS] == NO_LOCATION:
             continue
         for loc in range(NUM_LOCATIONS):
@@ -970,6 +971,8 @@ def redeal_unseen(state, player):
 def redeal_negotiation(state, player):
     """The other location's negotiation: its proposals, payments, votes and lone picks."""
     n = state[NUM_PLAYERS]
+    if state[ROUND] >= state[NUM_ROUNDS]:
+        return  # the game is over: no negotiation under way (and no OUTCOME row for ROUND)
     mine = state[LOCATION + player]
     net = np.zeros(MAX_PLAYERS, np.int32)
     for loc in range(NUM_LOCATIONS):
