@@ -29,7 +29,7 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from treasure_core.aec import TreasureAECEnv, agent_name, as_action, illegal_action_message, player_info
+from treasure_core.aec import TreasureAECEnv, agent_name, checked_action, player_info
 from treasure_core.agents import Agent, AgentFactory, AgentSpec, agent_factory
 from treasure_core.game import GameSpec
 from treasure_core.header import CURRENT_PLAYER, TERMINAL
@@ -248,19 +248,14 @@ class TreasureGymEnv(gymnasium.Env):
             raise RuntimeError(f"{gym_id(self.game.name)}: call reset() first")
         if self.is_over():
             raise RuntimeError(f"{gym_id(self.game.name)}: the episode is over; call reset()")
-        checked = as_action(action)
-        mask = self.aec.action_mask(agent_name(self.learner_seat))
-        if checked is not None and 0 <= checked < mask.size and not mask[checked]:
-            if self.illegal_action == "penalize":
-                self._penalized = True
-                return
-        elif checked is None or not 0 <= checked < mask.size:
-            what = f"is not an integer from 0 to {mask.size - 1}"
-            agent = agent_name(self.learner_seat)
-            message = illegal_action_message(
-                self.game, self.aec._state, agent, self.learner_seat, action, mask, what
-            )
-            raise ValueError(message)
+        agent = agent_name(self.learner_seat)
+        mask = self.aec.action_mask(agent)
+        checked = checked_action(
+            self.game, self.aec._state, agent, self.learner_seat, action, mask, self.illegal_action
+        )
+        if checked is None:
+            self._penalized = True
+            return
         self.aec.step(checked)
 
     def is_over(self) -> bool:

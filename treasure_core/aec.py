@@ -78,6 +78,38 @@ def illegal_action_message(
     )
 
 
+def checked_action(
+    game: GameSpec,
+    state: np.ndarray,
+    agent: str,
+    player: int,
+    action: Any,
+    mask: np.ndarray,
+    illegal_action: str,
+) -> int | None:
+    """The one action check of every driver: the action as an int if `mask` allows it; None if
+    it is in range but illegal under illegal_action="penalize"; else ValueError (an action that
+    is not an integer in range always raises, whatever the mode)."""
+    checked = as_action(action)
+    if checked is None or not 0 <= checked < mask.size:
+        what = f"is not an integer from 0 to {mask.size - 1}"
+    elif mask[checked]:
+        return checked
+    elif illegal_action == "penalize":
+        return None
+    else:
+        what = f"({game.action_name(state, checked, player)}) is illegal"
+    raise ValueError(illegal_action_message(game, state, agent, player, action, mask, what))
+
+
+def warn_penalty(game: GameSpec, agent: str, action: Any) -> None:
+    """The one warning of PettingZoo's convention for an illegal move (every driver's)."""
+    gymnasium.logger.warn(
+        f"{game.env_name}: illegal action {action!r} by {agent}; the game ends with -1 for "
+        f"{agent} (illegal_action='raise' raises instead)"
+    )
+
+
 class TreasureAECEnv(AECEnv):
     """PettingZoo AEC environment over one game's kernels (see GameSpec)."""
 
@@ -252,26 +284,15 @@ class TreasureAECEnv(AECEnv):
     def _check_action(self, agent: str, action: Any) -> int | None:
         """The action as an int if legal; None if in range but illegal under "penalize"; else
         ValueError, with nothing changed."""
-        checked = as_action(action)
         player = self._player_of[agent]
-        mask = self._masks[player]  # kept current with the state
-        if checked is None or not 0 <= checked < self.dims.n_actions:
-            what = f"is not an integer from 0 to {self.dims.n_actions - 1}"
-        elif mask[checked]:
-            return checked
-        elif self.options["illegal_action"] == "penalize":
-            return None
-        else:
-            what = f"({self.game.action_name(self._state, checked, player)}) is illegal"
-        raise ValueError(illegal_action_message(self.game, self._state, agent, player, action, mask, what))
+        return checked_action(
+            self.game, self._state, agent, player, action, self._masks[player], self.options["illegal_action"]
+        )
 
     def _penalize(self, agent: str, action: Any) -> None:
         """PettingZoo's convention for an illegal move: the game ends, -1 for the offender and 0
         for the others; the state stays as it was before the move."""
-        gymnasium.logger.warn(
-            f"{self.game.env_name}: illegal action {action!r} by {agent}; the game ends with -1 for "
-            f"{agent} (illegal_action='raise' raises instead)"
-        )
+        warn_penalty(self.game, agent, action)
         self._penalized = True
         self._masks = self._current_masks()  # all empty: the game is over
         self._clear_rewards()

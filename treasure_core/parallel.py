@@ -13,18 +13,17 @@ from __future__ import annotations
 
 from typing import Any
 
-import gymnasium
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import ParallelEnv
 
 from treasure_core.aec import (
     TreasureAECEnv,
-    as_action,
-    illegal_action_message,
+    checked_action,
     normalise_seed,
     player_info,
     random_seed,
+    warn_penalty,
 )
 from treasure_core.game import GameSpec
 from treasure_core.header import CURRENT_PLAYER, TERMINAL
@@ -126,21 +125,19 @@ class TreasureParallelEnv(ParallelEnv):
             agent = self.possible_agents[seat]
             if agent not in actions:
                 raise ValueError(f"{self.game.env_name}: no action for {agent}, which decides this step")
-            action = as_action(actions[agent])
-            mask = self.legal_mask(seat)
-            if action is not None and 0 <= action < mask.size and mask[action]:
-                checked[seat] = action
-                continue
-            if action is None or not 0 <= action < mask.size:
-                what = f"is not an integer from 0 to {mask.size - 1}"
-            elif self.options["illegal_action"] == "penalize":
-                offender = offender or agent
-                continue
-            else:
-                what = f"({self.game.action_name(state, action, seat)}) is illegal"
-            raise ValueError(
-                illegal_action_message(self.game, state, agent, seat, actions[agent], mask, what)
+            action = checked_action(
+                self.game,
+                state,
+                agent,
+                seat,
+                actions[agent],
+                self.legal_mask(seat),
+                self.options["illegal_action"],
             )
+            if action is None:
+                offender = offender or agent
+            else:
+                checked[seat] = action
         return checked, offender
 
     def step(self, actions: dict[str, Any]) -> tuple[dict, dict, dict, dict, dict]:
@@ -183,10 +180,7 @@ class TreasureParallelEnv(ParallelEnv):
     def _penalize(self, live: list[str], offender: str, action: Any) -> tuple[dict, dict, dict, dict, dict]:
         """PettingZoo's convention for an illegal move: the game ends, -1 for the offender and 0
         for the others; the state stays as it was before the step."""
-        gymnasium.logger.warn(
-            f"{self.game.env_name}: illegal action {action!r} by {offender}; the game ends with -1 for "
-            f"{offender} (illegal_action='raise' raises instead)"
-        )
+        warn_penalty(self.game, offender, action)
         zeros = {agent: np.zeros(self._aec.dims.n_actions, np.int8) for agent in self.possible_agents}
         observations = self._observations(zeros)
         rewards = {agent: -1.0 if agent == offender else 0.0 for agent in live}
