@@ -235,7 +235,8 @@ def test_destiny_rulebook_example() -> None:
     assert cenote.destiny_points(state, 0) == 3, "a tseek' is no Skin for Destiny"
     give(state, 0, corn=3, skin=2)
     assert cenote.destiny_points(state, 0) == 5
-    state[S.HERITAGE_PLAYED + int(np.flatnonzero(state[S.HERITAGE_HOLDER : S.HERITAGE_HOLDER + 12] == 1)[0])] = 0
+    first = int(np.flatnonzero(state[S.HERITAGE_HOLDER : S.HERITAGE_HOLDER + data.NUM_HERITAGE] == 1)[0])
+    state[S.HERITAGE_PLAYED + first] = 0
     assert cenote.destiny_points(state, 0) == 2, "the lower requirement alone"
     check_invariants(state)
 
@@ -305,3 +306,55 @@ def test_bot_plays_the_cenote_and_finishes_games() -> None:
         used += action >= CENOTE_BASE
         act(env_state, action)
     assert env_state[TERMINAL] and used > 0
+
+
+def test_the_validator_refuses_inconsistent_expansion_states() -> None:
+    """Fields in range but against the options or the tseek' count (issue 18's validator)."""
+    from treasure_core.aec import TreasureAECEnv
+
+    env = TreasureAECEnv(GAME, num_players=3, cenote=True, destiny=True)
+    env.reset(seed=1)
+    rng = np.random.default_rng(1)
+    for _ in range(60):
+        env.step(int(rng.choice(env.legal_actions())))
+    good = env.get_state()
+    cases = []
+    state = good.copy()
+    state[S.VARIANT + S.V_FOREST] = 1
+    cases.append((state, "forest"))
+    state = good.copy()
+    state[S.TSEEK_SUPPLY] = (state[S.TSEEK_SUPPLY] + 1) % (data.MAX_TSEEK + 1)
+    cases.append((state, "tseek'"))
+    state = good.copy()
+    state[S.DESTINY_HOLDER : S.DESTINY_HOLDER + data.NUM_DESTINY] = 0
+    cases.append((state, "DESTINY_HOLDER"))
+    state = good.copy()
+    state[S.PAY_ACTION] = WILD_BASE
+    cases.append((state, "PAY_ACTION"))
+    for state, match in cases:
+        with pytest.raises(ValueError, match=match):
+            env.set_state(state)
+        assert np.array_equal(env.get_state(), good)
+    base = TreasureAECEnv(GAME, num_players=3)
+    base.reset(seed=1)
+    state = base.get_state()
+    state[S.VARIANT + S.V_CENOTE] = 1
+    with pytest.raises(ValueError, match="cenote"):
+        base.set_state(state)
+
+
+@pytest.mark.long
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"cenote": True},
+        {"destiny": True},
+        {"num_players": 2, "cenote": True, "destiny": True, "forest": True},
+    ],
+)
+def test_corrupt_expansion_states_are_refused_or_play_on_with_bounds_checking(options: dict) -> None:
+    """tests/test_adversarial.py runs the default options; this runs the expansions' fields."""
+    from treasure_core import adversarial
+
+    code, output = adversarial.run_in_subprocess("nakum", options)
+    assert code == 0 and ", 0 failures" in output, output[-4000:]
