@@ -26,6 +26,7 @@ from nakum_env.data import (
     MARKET_ICON,
     MARKET_SHOWN,
     MAX_OPTIONS,
+    MAX_PLAYERS,
     MAX_SPACES,
     NUM_HERITAGE,
     NUM_RES,
@@ -69,6 +70,7 @@ from nakum_env.state import (
     NEW_WORKERS,
     NO_CARD,
     OFFER_SLOT,
+    OFFER_SLOT_WORKERS,
     OWNED,
     PAY_ACTION,
     RES,
@@ -272,8 +274,14 @@ def cenote_value(state, p, action):
     for g in range(GOODS):
         value -= GOOD_VALUE[g] * CENOTE_BOOST_COST[boost, g]
     if where > 0:
-        card = state[OFFER_SLOT + where - 1]
-        value += 0.5 if OFFERING_SACRIFICE[card] > 0 else -0.5
+        # Onto a sacrifice Offering it can still make: its workers there (this one too) and
+        # the workers it keeps cover the sacrifices; else the worker would be lost there.
+        slot = where - 1
+        card = state[OFFER_SLOT + slot]
+        on_it = state[OFFER_SLOT_WORKERS + slot * MAX_PLAYERS + p] + 1
+        kept = state[OWNED + p] - 1 + state[NEW_WORKERS + p] - state[SACRIFICED + p]
+        makeable = kept - max(0, OFFERING_SACRIFICE[card] - on_it) >= 2
+        value += 0.5 if OFFERING_SACRIFICE[card] > 0 and makeable else -1.0
     return value
 
 
