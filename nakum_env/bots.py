@@ -7,7 +7,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from nakum_env import cenote
+from nakum_env.cenote import CENOTE_BASE, PAY_DONE_ACTION, WILD_BASE, WILD_SACRIFICE_ACTION
 from nakum_env.data import (
+    CENOTE_BOOST_COST,
+    CENOTE_BOOST_VP,
     CLAN_INCREASE_COST,
     CLAN_LIMIT,
     GOODS,
@@ -22,6 +26,7 @@ from nakum_env.data import (
     MARKET_ICON,
     MARKET_SHOWN,
     MAX_OPTIONS,
+    MAX_PLAYERS,
     MAX_SPACES,
     NUM_HERITAGE,
     NUM_RES,
@@ -55,6 +60,7 @@ from nakum_env.kernels import (
     legal_mask,
 )
 from nakum_env.state import (
+    CENOTE_DESTINATIONS,
     CLAN,
     EFFECT_CARD,
     MARKET_SLOT,
@@ -64,7 +70,9 @@ from nakum_env.state import (
     NEW_WORKERS,
     NO_CARD,
     OFFER_SLOT,
+    OFFER_SLOT_WORKERS,
     OWNED,
+    PAY_ACTION,
     RES,
     ROUND,
     SACRIFICED,
@@ -229,7 +237,9 @@ def heuristic_action(state: np.ndarray, player: int, salt: int = 0) -> int:
     for action in range(N_ACTIONS):
         if not mask[action]:
             continue
-        if action >= STEAL_BASE:
+        if action >= CENOTE_BASE:  # the Cenote and its payments (issue 16)
+            value = cenote_value(state, player, action)
+        elif action >= STEAL_BASE:
             value = effect_value(state, player, action, needs)
         else:
             value = action_value(state, player, action, needs)
@@ -237,6 +247,42 @@ def heuristic_action(state: np.ndarray, player: int, salt: int = 0) -> int:
         if value > best_value + 1e-9 or (abs(value - best_value) <= 1e-9 and key > best_key):
             best, best_value, best_key = action, value, key
     return best
+
+
+# -- Cenote (issue 16) ---------------------------------------------------------------------------
+TSEEK_VALUE = 3.0  # a tseek' kept in the warehouse scores 3 VP
+SACRIFICE_COST = 2.0  # a worker fewer for the rounds to come
+
+
+@njit(cache=True)
+def cenote_value(state, p, action):
+    """The Cenote: a tseek' (3 VP kept, a wild card) and the boost's VP for a worker; onto an
+    Offering the bot means to make (its worker there lets its tseek' pay a sacrifice). Paying:
+    a tseek' spent on an Offering scores 4 instead of 3 and keeps a good; spent elsewhere it
+    loses 3 VP, so only when the goods fall short (the mask leaves no other way)."""
+    if action >= PAY_DONE_ACTION:
+        return 0.0
+    if action == WILD_SACRIFICE_ACTION:
+        return SACRIFICE_COST + 1.0
+    if action >= WILD_BASE:
+        good = action - WILD_BASE
+        if cenote.pay_kind(state[PAY_ACTION]) == cenote.PAY_OFFERING:
+            return 1.0 + GOOD_VALUE[good]
+        return GOOD_VALUE[good] - TSEEK_VALUE
+    boost, where = divmod(action - CENOTE_BASE, CENOTE_DESTINATIONS)
+    value = TSEEK_VALUE + CENOTE_BOOST_VP[boost] - SACRIFICE_COST
+    for g in range(GOODS):
+        value -= GOOD_VALUE[g] * CENOTE_BOOST_COST[boost, g]
+    if where > 0:
+        # Onto a sacrifice Offering it can still make: its workers there (this one too) and
+        # the workers it keeps cover the sacrifices; else the worker would be lost there.
+        slot = where - 1
+        card = state[OFFER_SLOT + slot]
+        on_it = state[OFFER_SLOT_WORKERS + slot * MAX_PLAYERS + p] + 1
+        kept = state[OWNED + p] - 1 + state[NEW_WORKERS + p] - state[SACRIFICED + p]
+        makeable = kept - max(0, OFFERING_SACRIFICE[card] - on_it) >= 2
+        value += 0.5 if OFFERING_SACRIFICE[card] > 0 and makeable else -1.0
+    return value
 
 
 class NakumBot(KernelBot):

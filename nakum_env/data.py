@@ -237,3 +237,39 @@ assert (OFFERING_COST[:, :GOODS].max(0) <= CLAN_LIMIT.min(0)).all()
 # The black cubes suffice: every Encampment option, both Pituk spaces, the first-round block
 # on "Increase the clan" and Chaak'Bot's start-player cube (solo, next issue).
 assert OPTION_EXISTS.sum() + PITUK_SPACES + 2 <= BLACK_CUBES
+
+# -- Cenote, Destiny, Forest (issue 16; nakum_env/cenote.py) ---------------------------------
+TSEEK_START = (0, 0, 4, 5, 6)  # [players] SOURCE: rulebook (4/5/6 tseek' for 2/3/4 players)
+MAX_TSEEK = max(TSEEK_START)
+TSEEK_OFFERING_VP = 4  # SOURCE: rulebook, each tseek' on a completed Offering
+TSEEK_WAREHOUSE_VP = 3  # SOURCE: rulebook, each tseek' in the warehouse
+# The Cenote's boost: "as indicated on the tile itself, discarding Resources to gain 1 or 2
+# immediate additional VP". SOURCE: assumed, except the 1 Mask for 2 VP (the rulebook's purple
+# player example). [boost] cost, VP; boost 0 is the bare sacrifice.
+CENOTE_BOOSTS = ((NONE, 0), (amount(skin=1), 1), (amount(mask=1), 2))
+NUM_BOOSTS = len(CENOTE_BOOSTS)
+CENOTE_BOOST_COST = np.array([b[0] for b in CENOTE_BOOSTS], np.int32)
+CENOTE_BOOST_VP = np.array([b[1] for b in CENOTE_BOOSTS], np.int32)
+FOREST_TILES = NUM_TILES  # SOURCE: rulebook (the Forest: all 8 tiles around the Pyramid and the Cenote)
+# Destiny cards: the upper requirement (cards of one kind played during the game, 3 VP), the
+# lower one (goods in the warehouse at the end, 2 VP). SOURCE: assumed, except card 0 (the
+# rulebook's example: 3 Heritage cards; 3 Corn and 2 Skins). The set-up Heritage card counts
+# as played (assumed). A player plays at most 3 Heritage cards (HERITAGE_DEALT).
+DESTINY_HERITAGE, DESTINY_MARKET = 0, 1
+DESTINY_KINDS = ("Heritage", "Market")
+DESTINY_VP_UPPER, DESTINY_VP_LOWER = 3, 2  # SOURCE: rulebook
+DESTINY = (
+    # upper kind, upper count, lower goods
+    (DESTINY_HERITAGE, 3, amount(corn=3, skin=2)),  # SOURCE: rulebook example
+    (DESTINY_MARKET, 3, amount(mask=2)),
+    (DESTINY_HERITAGE, 2, amount(corn=4)),
+    (DESTINY_MARKET, 4, amount(corn=1, skin=1, mask=1)),
+    (DESTINY_MARKET, 2, amount(skin=3)),
+    (DESTINY_HERITAGE, 3, amount(corn=2, mask=1)),
+)
+NUM_DESTINY = len(DESTINY)  # SOURCE: rulebook (6)
+DESTINY_KIND = np.array([d[0] for d in DESTINY], np.int32)
+DESTINY_COUNT = np.array([d[1] for d in DESTINY], np.int32)
+DESTINY_GOODS = np.array([d[2] for d in DESTINY], np.int32)
+assert (DESTINY_COUNT[DESTINY_KIND == DESTINY_HERITAGE] <= HERITAGE_DEALT).all()
+assert (DESTINY_GOODS[:, :GOODS] <= CLAN_LIMIT.min(0)).all()  # every clan can store each lower goal

@@ -6,16 +6,21 @@ from __future__ import annotations
 
 import numpy as np
 
-from nakum_env import data, kernels
+from nakum_env import cenote, data, kernels
 from nakum_env.state import (
     AVAILABLE,
+    CENOTE,
+    CENOTE_USED,
+    CENOTE_WORKERS,
     CLAN,
     CUBE_RESERVE,
+    DESTINY_HOLDER,
     EFFECT,
     EFFECT_CARD,
     EFFECT_FAVOUR,
     EFFECT_FREE,
     EFFECT_NONE,
+    EFFECT_PAY,
     EFFECT_STEAL,
     ENCAMP_WORKER,
     END_CONDITION,
@@ -27,11 +32,13 @@ from nakum_env.state import (
     HERITAGE_HOLDER,
     HERITAGE_PLAYED,
     IDLE,
+    INCREASE,
     INCREASE_BLOCKED,
     INCREASE_WORKER,
     LAST_ACTION,
     LAST_ACTOR,
     LEADER,
+    MARKET_ACTION,
     MARKET_DECK,
     MARKET_DECK_COUNT,
     MARKET_OWNER,
@@ -45,13 +52,18 @@ from nakum_env.state import (
     OFFER_IN_DECK,
     OFFER_SHOWN,
     OFFER_SLOT,
+    OFFER_SLOT_WORKERS,
     OFFER_TAKEN,
+    OFFERING,
     OFFERING_OWNER,
     OFFERING_WHERE,
     OFFERINGS_DONE,
     OFFERINGS_MADE,
     OPTION_CUBE,
     OWNED,
+    PAY_ACTION,
+    PAY_SACRIFICE,
+    PAY_WILD,
     PENDING,
     PHASE,
     PHASE_DAY,
@@ -71,7 +83,14 @@ from nakum_env.state import (
     START,
     START_BLOCKED,
     START_WORKER,
+    STEAL,
     TILE_AT,
+    TSEEK_ON_OFFERINGS,
+    TSEEK_SUPPLY,
+    V_CENOTE,
+    V_DESTINY,
+    V_FOREST,
+    VARIANT,
 )
 from treasure_core.header import CURRENT_PLAYER, NUM_PLAYERS, TERMINAL
 
@@ -121,9 +140,7 @@ def check_invariants(state: np.ndarray) -> None:
     for name, start in _SEAT_ROWS:
         row = s[start + n : start + P]
         assert all(v == (-1 if start == PENDING else 0) for v in row), f"{name}: an empty seat has {row}"
-    assert all(s[RES + p * R + data.TSEEK] == 0 for p in range(P)), (
-        "RES: tseek' (the Cenote's) in the base game"
-    )
+    _check_expansions(s, n)  # Cenote, Destiny, Forest (below)
     # Tiles: distinct ids on the board; the others are in the box.
     board = s[TILE_AT : TILE_AT + positions]
     assert sorted(set(board)) == sorted(board) and all(0 <= t < data.NUM_TILES for t in board), board
@@ -207,6 +224,12 @@ def check_invariants(state: np.ndarray) -> None:
         assert owned - s[SACRIFICED + p] + s[NEW_WORKERS + p] >= data.MIN_WORKERS, f"seat {p}: golden rule"
         assert 0 <= s[SACRIFICED + p] <= s[PYRAMID_WORKERS + p]
         assert owned + s[NEW_WORKERS + p] <= data.WORKERS_PER_COLOUR, f"seat {p}: more than 4 workers"
+        limbo = s[CENOTE_WORKERS + p] + sum(
+            s[OFFER_SLOT_WORKERS + k * P + p] for k in range(data.OFFERINGS_SHOWN)
+        )
+        assert owned + s[NEW_WORKERS + p] + limbo <= data.WORKERS_PER_COLOUR, (
+            f"seat {p}: more than 4 workers with those on the Cenote and the Offerings"
+        )
         # Resources within the warehouse limits.
         clan = s[CLAN + p]
         for r in range(data.NUM_RES):
@@ -235,6 +258,10 @@ def check_invariants(state: np.ndarray) -> None:
             int(data.OFFERING_VP[c]) for c in range(data.NUM_OFFERINGS) if offer_owner[c] == p + 1
         )
         expected += sum(int(data.MARKET_END_VP[c]) for c in range(data.NUM_MARKET) if owners[c] == p + 1)
+        expected += (
+            data.TSEEK_OFFERING_VP * s[TSEEK_ON_OFFERINGS + p] + data.TSEEK_WAREHOUSE_VP * res[data.TSEEK]
+        )
+        expected += _destiny_points(s, p)
         assert points[p] == expected, f"seat {p}: score {points[p]} != {expected}"
     if s[TERMINAL]:
         assert s[END_CONDITION] in (END_OFFERINGS, END_ROUND_CAP)
@@ -272,12 +299,110 @@ def check_invariants(state: np.ndarray) -> None:
         assert card == NO_CARD or (
             data.MARKET_ICON[card] == data.ICON_PITUK and owners[card] == s[CURRENT_PLAYER] + 1
         ), f"EFFECT_CARD {card} for the Pituk's favour"
+    elif effect == EFFECT_PAY and STEAL.start <= s[PAY_ACTION] < STEAL.start + STEAL.size:
+        assert card != NO_CARD and data.MARKET_ICON[card] == data.ICON_STEAL, (
+            f"EFFECT_CARD {card}: paying a steal"
+        )
+        assert owners[card] == s[CURRENT_PLAYER] + 1, f"EFFECT_CARD {card}: not the actor's card"
     else:
         assert card == NO_CARD, f"EFFECT_CARD {card} with no effect pending"
     if phase in (PHASE_DAY, PHASE_EFFECT):
         assert s[AVAILABLE + s[CURRENT_PLAYER]] > 0 or phase == PHASE_EFFECT, (
             "the player to act has no worker"
         )
+    if s[PAY_ACTION] >= 0:
+        _check_payment(state, s)
     # A live state always has a legal action.
     mask = np.zeros(N_ACTIONS, np.int8)
     assert kernels.legal_mask(state, s[CURRENT_PLAYER], mask) > 0, "a live game with no legal action"
+
+
+# -- Cenote, Destiny, Forest (issue 16) ---------------------------------------------------------
+def _check_expansions(s: list[int], n: int) -> None:
+    cenote, destiny, forest = s[VARIANT + V_CENOTE], s[VARIANT + V_DESTINY], s[VARIANT + V_FOREST]
+    assert not forest or cenote, "VARIANT: the Forest without the Cenote"
+    assert s[POSITIONS] == (data.FOREST_TILES if forest else data.BOARD_TILES), f"POSITIONS {s[POSITIONS]}"
+    tseek = [s[RES + p * R + data.TSEEK] for p in range(P)]
+    on_offerings = s[TSEEK_ON_OFFERINGS : TSEEK_ON_OFFERINGS + P]
+    used = s[CENOTE_USED : CENOTE_USED + P]
+    on_cenote = s[CENOTE_WORKERS : CENOTE_WORKERS + P]
+    slot_workers = s[OFFER_SLOT_WORKERS : OFFER_SLOT_WORKERS + data.OFFERINGS_SHOWN * P]
+    if not cenote:
+        assert not any(tseek) and not any(on_offerings) and s[TSEEK_SUPPLY] == 0, "tseek' without the Cenote"
+        assert not any(used) and not any(on_cenote) and not any(slot_workers), "Cenote workers without it"
+        assert s[PAY_ACTION] == -1, "PAY_ACTION: a payment without the Cenote"
+    else:
+        # tseek' conserved: on the tile + in warehouses + on Offerings = 4 / 5 / 6.
+        total = s[TSEEK_SUPPLY] + sum(tseek) + sum(on_offerings)
+        assert total == data.TSEEK_START[n], f"{total} tseek', not {data.TSEEK_START[n]}"
+        for p in range(n, P):
+            assert not tseek[p] and not on_offerings[p] and not used[p] and not on_cenote[p], (
+                "an empty seat's tseek'"
+            )
+            assert not any(slot_workers[k * P + p] for k in range(data.OFFERINGS_SHOWN)), (
+                "an empty seat's worker"
+            )
+        for p in range(n):
+            assert on_cenote[p] <= used[p], f"seat {p}: a worker on the Cenote it never sent"
+        for k in range(data.OFFERINGS_SHOWN):
+            carried = slot_workers[k * P : (k + 1) * P]
+            assert s[OFFER_SLOT + k] != NO_CARD or not any(carried), (
+                f"OFFER_SLOT_WORKERS: workers on empty slot {k}"
+            )
+    holders = s[DESTINY_HOLDER : DESTINY_HOLDER + data.NUM_DESTINY]
+    if destiny:
+        for p in range(n):
+            assert holders.count(p + 1) == 1, f"DESTINY_HOLDER: seat {p} holds {holders.count(p + 1)} cards"
+        assert max(holders) <= n, "DESTINY_HOLDER: a card with no such seat"
+    else:
+        assert not any(holders), "DESTINY_HOLDER: Destiny cards without the option"
+    wild = s[PAY_WILD : PAY_WILD + data.GOODS]
+    paying = s[PAY_ACTION] >= 0
+    assert paying == (s[EFFECT] == EFFECT_PAY), "PAY_ACTION and EFFECT disagree"
+    assert paying or (not any(wild) and s[PAY_SACRIFICE] == 0), "PAY_WILD / PAY_SACRIFICE with no payment"
+
+
+def _destiny_points(s: list[int], p: int) -> int:
+    """Recomputed: 3 VP for the cards played, 2 for the goods stored (no tseek')."""
+    if not s[VARIANT + V_DESTINY]:
+        return 0
+    card = s[DESTINY_HOLDER : DESTINY_HOLDER + data.NUM_DESTINY].index(p + 1)
+    if data.DESTINY_KIND[card] == data.DESTINY_HERITAGE:
+        played = sum(
+            1 for c in range(data.NUM_HERITAGE) if s[HERITAGE_HOLDER + c] == p + 1 and s[HERITAGE_PLAYED + c]
+        )
+    else:
+        played = s[MARKET_OWNER : MARKET_OWNER + data.NUM_MARKET].count(p + 1)
+    points = data.DESTINY_VP_UPPER if played >= data.DESTINY_COUNT[card] else 0
+    if all(s[RES + p * R + g] >= data.DESTINY_GOODS[card, g] for g in range(data.GOODS)):
+        points += data.DESTINY_VP_LOWER
+    return points
+
+
+_PAYABLE = (
+    (MARKET_ACTION.start, MARKET_ACTION.start + MARKET_ACTION.size),
+    (OFFERING.start, OFFERING.start + OFFERING.size),
+    (INCREASE.start, INCREASE.start + 1),
+    (STEAL.start, STEAL.start + STEAL.size),
+    (CENOTE.start, CENOTE.start + CENOTE.size),
+)
+
+
+def _check_payment(state: np.ndarray, s: list[int]) -> None:
+    """A payment in progress is for an action its player could take, before any tseek' is
+    assigned, and what is assigned stays within its cost."""
+    action, p = s[PAY_ACTION], s[CURRENT_PLAYER]
+    assert any(lo <= action < hi for lo, hi in _PAYABLE), f"PAY_ACTION {action}: not an action with a cost"
+    before = state.copy()
+    before[PAY_ACTION] = -1
+    before[PAY_WILD : PAY_WILD + data.GOODS] = 0
+    before[PAY_SACRIFICE] = 0
+    stealing = STEAL.start <= action < STEAL.start + STEAL.size
+    before[EFFECT] = EFFECT_STEAL if stealing else EFFECT_NONE
+    before[PHASE] = PHASE_EFFECT if stealing else PHASE_DAY
+    mask = np.zeros(N_ACTIONS, np.int8)
+    kernels.legal_mask(before, p, mask)
+    assert mask[action], f"PAY_ACTION {action}: not legal for player {p}"
+    assert cenote.costs_goods(before, p, action), f"PAY_ACTION {action}: costs no good"
+    for g in range(data.GOODS):
+        assert s[PAY_WILD + g] <= cenote.cost_of(before, p, action, g), f"PAY_WILD[{g}] beyond the cost"

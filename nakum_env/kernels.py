@@ -4,6 +4,7 @@ the contract in docs/architecture.md; the batch forms are generated into batch.p
 import numpy as np
 from numba import njit
 
+from nakum_env import cenote
 from nakum_env.data import (
     BLACK_CUBES,
     BOARD_TILES,
@@ -58,6 +59,9 @@ from nakum_env.data import (
     STEAL_VP,
     TILE_HERITAGE_SPACE,
     TILE_MARKET_SPACE,
+    TSEEK,
+    TSEEK_OFFERING_VP,
+    TSEEK_WAREHOUSE_VP,
     VP,
     WORKERS_PER_COLOUR,
 )
@@ -72,6 +76,7 @@ from nakum_env.state import (
     EFFECT_FAVOUR,
     EFFECT_FREE,
     EFFECT_NONE,
+    EFFECT_PAY,
     EFFECT_STEAL,
     ENCAMP_WORKER,
     ENCAMPMENT,
@@ -121,6 +126,7 @@ from nakum_env.state import (
     OPTION_CUBE,
     OWNED,
     PASS,
+    PAY_ACTION,
     PENDING,
     PHASE,
     PHASE_DAY,
@@ -146,8 +152,13 @@ from nakum_env.state import (
     START_WORKER,
     STEAL,
     TILE_AT,
+    TSEEK_ON_OFFERINGS,
+    V_CENOTE,
+    V_DESTINY,
+    V_FOREST,
+    VARIANT,
 )
-from treasure_core.header import CURRENT_PLAYER, DECISIONS, NUM_PLAYERS, RNG, TERMINAL
+from treasure_core.header import CURRENT_PLAYER, DECISIONS, NUM_PLAYERS, PARAMS_HEADER, RNG, TERMINAL
 from treasure_core.kernels import init_header
 from treasure_core.rng import rng_below, rng_seed, rng_shuffle
 
@@ -189,17 +200,24 @@ def space_slot(position, space, place):
 
 @njit(cache=True)
 def can_pay(state, p, cost):
-    """Whether seat p's warehouse (and VP tokens) cover `cost` (a resource vector)."""
+    """Whether seat p's warehouse (and VP tokens) cover `cost` (a resource vector); with the
+    Cenote its tseek' may replace the goods it lacks (none in the base game)."""
+    short = 0
     for r in range(NUM_RES):
-        if state[res_at(p, r)] < cost[r]:
-            return False
-    return True
+        lack = cost[r] - state[res_at(p, r)]
+        if lack > 0:
+            if r >= GOODS:
+                return False
+            short += lack
+    return short <= state[res_at(p, TSEEK)]
 
 
 @njit(cache=True)
 def pay(state, p, cost):
     for r in range(NUM_RES):
         state[res_at(p, r)] -= cost[r]
+    if state[PAY_ACTION] >= 0:  # Cenote: the goods the player's tseek' replace (cenote.py)
+        cenote.settle_wild(state, p)
 
 
 @njit(cache=True)
@@ -217,7 +235,7 @@ def gain(state, p, amount):
 @njit(cache=True)
 def reserve_workers(state, p):
     """Workers of seat p's colour in the general reserve."""
-    return WORKERS_PER_COLOUR - state[OWNED + p] - state[NEW_WORKERS + p]
+    return WORKERS_PER_COLOUR - state[OWNED + p] - state[NEW_WORKERS + p] - cenote.limbo_workers(state, p)
 
 
 @njit(cache=True)
@@ -368,6 +386,8 @@ def replace_offerings(state):
         if card != NO_CARD:
             state[OFFERING_WHERE + card] = OFFER_DISCARD
             state[OFFER_SLOT + slot] = NO_CARD
+    if state[VARIANT + V_CENOTE]:  # Cenote: workers on discarded Offerings go to the reserve
+        cenote.clear_slot_workers(state)
     refill_offerings(state)
 
 
@@ -421,7 +441,11 @@ def day_legal_mask(state, p, mask):
     if state[AVAILABLE + p] >= 2:
         for slot in range(OFFERINGS_SHOWN):
             card = state[OFFER_SLOT + slot]
-            if (
+            if state[VARIANT + V_CENOTE]:  # tseek' and workers on the Offerings (cenote.py)
+                if cenote.offering_possible(state, p, slot):
+                    mask[OFFERING_BASE + slot] = 1
+                    count += 1
+            elif (
                 card != NO_CARD
                 and can_pay(state, p, OFFERING_COST[card])
                 and can_sacrifice(state, p, OFFERING_SACRIFICE[card])
@@ -436,7 +460,10 @@ def day_legal_mask(state, p, mask):
         ):
             mask[INCREASE_ACTION] = 1
             count += 1
-    if all_explored(state) and free_pituk_space(state) >= 0:
+    if state[VARIANT + V_CENOTE]:
+        count += cenote.cenote_legal_mask(state, p, mask)
+    # The Forest: the Pituk from the first turn.
+    if (state[VARIANT + V_FOREST] or all_explored(state)) and free_pituk_space(state) >= 0:
         mask[PITUK_ACTION] = 1
         count += 1
     if state[START_WORKER] == 0 and state[START] != p and state[START_BLOCKED] == 0:
@@ -469,6 +496,8 @@ def effect_legal_mask(state, p, mask):
         mask[FAVOUR_BASE] = 1
         mask[FAVOUR_REFRESH] = 1
         count = 2
+    elif effect == EFFECT_PAY:
+        count = cenote.pay_legal_mask(state, p, mask)
     return count
 
 
@@ -517,9 +546,11 @@ def init(state: np.ndarray, params: np.ndarray, seed: int) -> None:
     # 1. Six of the eight tiles face down around the Pyramid; two back to the box unseen.
     tiles = np.arange(NUM_TILES).astype(np.int32)
     rng_shuffle(state, RNG, tiles, NUM_TILES)
-    state[POSITIONS] = BOARD_TILES
+    # The Forest (P_FOREST): all 8 tiles around the Pyramid and the Cenote.
+    forest = params.size > PARAMS_HEADER + 2 and params[PARAMS_HEADER + 2] != 0
+    state[POSITIONS] = MAX_POSITIONS if forest else BOARD_TILES
     for position in range(MAX_POSITIONS):
-        state[TILE_AT + position] = tiles[position] if position < BOARD_TILES else NO_TILE
+        state[TILE_AT + position] = tiles[position] if position < state[POSITIONS] else NO_TILE
     # 2. Two Offerings; 3. five Market cards.
     for card in range(NUM_OFFERINGS):
         state[OFFER_DECK + card] = card
@@ -562,6 +593,16 @@ def init(state: np.ndarray, params: np.ndarray, seed: int) -> None:
     # 6. Every player plays 1 Heritage card at once: seats choose in order, hidden until all have.
     state[PHASE] = PHASE_HERITAGE
     state[CURRENT_PLAYER] = 0
+    # -- Cenote, Destiny, Forest (issue 16): the flags, the tseek', the Destiny cards.
+    state[PAY_ACTION] = -1
+    if params.size > PARAMS_HEADER + 2:
+        state[VARIANT + V_CENOTE] = params[PARAMS_HEADER]
+        state[VARIANT + V_DESTINY] = params[PARAMS_HEADER + 1]
+        state[VARIANT + V_FOREST] = params[PARAMS_HEADER + 2]
+    if state[VARIANT + V_CENOTE]:
+        cenote.cenote_setup(state)
+    if state[VARIANT + V_DESTINY]:
+        cenote.deal_destiny(state)
 
 
 # -- the day -----------------------------------------------------------------------------------
@@ -618,6 +659,8 @@ def night(state):
         state[PITUK_WORKER + s] = 0
     state[START_WORKER] = 0
     state[INCREASE_WORKER] = 0
+    if state[VARIANT + V_CENOTE]:
+        cenote.cenote_night(state)
     # 2. Explored tiles are revealed.
     for position in range(MAX_POSITIONS):
         if state[EXPLORER + position] != 0:
@@ -663,6 +706,9 @@ def market_icon(state, p, card):
 
 @njit(cache=True)
 def day_step(state, p, action):
+    if action >= cenote.CENOTE_BASE:  # the Cenote (cenote.py)
+        cenote.cenote_step(state, p, action)
+        return
     if action < MARKET_BASE:  # a resource space
         position, space = divmod(action - SPACE_BASE, MAX_SPACES)
         put_on_space(state, position, space, p)
@@ -703,6 +749,8 @@ def day_step(state, p, action):
         state[AVAILABLE + p] -= 2
         state[PYRAMID_WORKERS + p] += 2
         state[SACRIFICED + p] += OFFERING_SACRIFICE[card]
+        if state[VARIANT + V_CENOTE]:
+            cenote.offering_completed(state, p, slot)
         state[OFFER_SLOT + slot] = NO_CARD
         state[OFFERING_WHERE + card] = OFFER_TAKEN
         state[OFFERING_OWNER + card] = p + 1
@@ -791,12 +839,36 @@ def step(state: np.ndarray, action: int) -> None:
         else:
             start_day(state)
         return
-    if current == PHASE_DAY:
+    if state[VARIANT + V_CENOTE] and (current == PHASE_DAY or state[EFFECT] == EFFECT_STEAL):
+        if cenote.begin_payment(state, p, action):  # first, which goods its tseek' replace
+            return
+    if state[EFFECT] == EFFECT_PAY:
+        if not cenote.pay_choice(state, action):
+            return
+        resume_paid_action(state, p)
+    elif current == PHASE_DAY:
         day_step(state, p, action)
     else:
         effect_step(state, p, action)
     if state[EFFECT] == EFFECT_NONE:
         next_turn(state)
+
+
+@njit(cache=True)
+def resume_paid_action(state, p):
+    """The payment decided: the action resolves (kernels.pay spends the tseek' chosen)."""
+    action = state[PAY_ACTION]
+    if action >= STEAL_BASE:  # a steal icon's option, or the Cenote
+        state[EFFECT] = EFFECT_STEAL if action < cenote.CENOTE_BASE else EFFECT_NONE
+        state[PHASE] = PHASE_EFFECT if action < cenote.CENOTE_BASE else PHASE_DAY
+    else:
+        state[EFFECT] = EFFECT_NONE
+        state[PHASE] = PHASE_DAY
+    if state[EFFECT] == EFFECT_STEAL:
+        effect_step(state, p, action)
+    else:
+        day_step(state, p, action)
+    cenote.end_payment(state)
 
 
 # -- the end -----------------------------------------------------------------------------------
@@ -813,6 +885,10 @@ def score_of(state, p):
     for card in range(NUM_MARKET):
         if state[MARKET_OWNER + card] == p + 1:
             total += MARKET_END_VP[card]
+    # Cenote: 4 VP per tseek' on its Offerings, 3 per tseek' in the warehouse; Destiny's card.
+    total += TSEEK_OFFERING_VP * state[TSEEK_ON_OFFERINGS + p] + TSEEK_WAREHOUSE_VP * state[res_at(p, TSEEK)]
+    if state[VARIANT + V_DESTINY]:
+        total += cenote.destiny_points(state, p)
     return total
 
 
@@ -890,3 +966,6 @@ def resample_hidden(state: np.ndarray, player: int, seed: int) -> None:
         if not state[REVEALED + position]:
             state[TILE_AT + position] = tiles[k]
             k += 1
+    # Destiny: the others' cards (and the box's) until the end, when every card is shown.
+    if state[VARIANT + V_DESTINY] and not state[TERMINAL]:
+        cenote.resample_destiny(state, player)

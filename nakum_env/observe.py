@@ -10,6 +10,8 @@ docs/games/nakum.md names every slice; the *_LAYOUT tables below are the source 
 import numpy as np
 from numba import njit
 
+from nakum_env import cenote
+from nakum_env.cenote import N_PAY_KINDS
 from nakum_env.data import (
     CLAN_LIMIT,
     GOODS,
@@ -19,6 +21,7 @@ from nakum_env.data import (
     MAX_POSITIONS,
     MAX_SPACES,
     NUM_CLANS,
+    NUM_DESTINY,
     NUM_HERITAGE,
     NUM_MARKET,
     NUM_OFFERINGS,
@@ -31,8 +34,11 @@ from nakum_env.data import (
 )
 from nakum_env.state import (
     AVAILABLE,
+    CENOTE_USED,
+    CENOTE_WORKERS,
     CLAN,
     CUBE_RESERVE,
+    DESTINY_HOLDER,
     EFFECT,
     EFFECT_CARD,
     ENCAMP_WORKER,
@@ -53,11 +59,15 @@ from nakum_env.state import (
     OFFER_DECK_COUNT,
     OFFER_DISCARD,
     OFFER_SLOT,
+    OFFER_SLOT_WORKERS,
     OFFERING_OWNER,
     OFFERING_WHERE,
     OFFERINGS_DONE,
     OPTION_CUBE,
     OWNED,
+    PAY_ACTION,
+    PAY_SACRIFICE,
+    PAY_WILD,
     PENDING,
     PHASE,
     PHASES,
@@ -74,6 +84,9 @@ from nakum_env.state import (
     START_BLOCKED,
     START_WORKER,
     TILE_AT,
+    TSEEK_ON_OFFERINGS,
+    TSEEK_SUPPLY,
+    VARIANT,
 )
 from treasure_core.header import CURRENT_PLAYER, NUM_PLAYERS, TERMINAL
 from treasure_core.layout import offsets
@@ -139,6 +152,26 @@ FULL_LAYOUT = PUBLIC_LAYOUT + (
     ("market_order", NUM_MARKET),  # [card] place in the deck (1 = next) / 22; 0 not in it
     ("offering_order", NUM_OFFERINGS),  # [card] place in the deck (1 = next) / 12
 )
+# -- Cenote, Destiny, Forest (issue 16): one block at the end of both views --
+EXPANSION_LAYOUT = (
+    ("variant", 3),  # cenote, destiny, forest in play
+    ("tseek_supply", 1),  # tseek' left on the Cenote tile / 6
+    ("cenote_used", MAX_PLAYERS),  # [seat] sent a worker to the Cenote this round
+    ("cenote_workers", MAX_PLAYERS),  # [seat] sacrificed workers left on the Cenote
+    ("slot_workers", OFFERINGS_SHOWN * MAX_PLAYERS),  # [slot, seat] sacrificed workers on the Offering / 2
+    ("tseek_on_offerings", MAX_PLAYERS),  # [seat] tseek' on its completed Offerings / 6
+    ("paying", 1),  # a payment is being decided (the pay_* slices describe it)
+    ("pay_kind", N_PAY_KINDS),  # Market, Offering, increase, steal, Cenote
+    ("pay_action_slot", max(MARKET_SHOWN, OFFERINGS_SHOWN)),  # the Market or Offering slot paid for
+    ("pay_left", GOODS),  # goods still to pay / 6
+    ("pay_wild", GOODS),  # goods its tseek' replace so far / 6
+    ("pay_sacrifices", 2),  # sacrifices left, sacrifices its tseek' pay; / 2
+    ("destiny", MAX_PLAYERS * NUM_DESTINY),  # [seat, card]: own card; everyone's at the end
+)
+EXPANSION_SIZE = sum(size for _, size in EXPANSION_LAYOUT)
+OBS_LAYOUT = OBS_LAYOUT + (("expansions", EXPANSION_SIZE),)  # seats relative, as above
+FULL_LAYOUT = FULL_LAYOUT + (("expansions", EXPANSION_SIZE),)  # seats absolute, every Destiny card
+EXPANSION = offsets(EXPANSION_LAYOUT)
 OBS = offsets(OBS_LAYOUT)
 FULL = offsets(FULL_LAYOUT)
 SEAT = offsets(SEAT_LAYOUT)
@@ -173,6 +206,21 @@ _HIDDEN_TILE = FULL["hidden_tile"][0]
 _BOXED = FULL["boxed_tile"][0]
 _MARKET_ORDER = FULL["market_order"][0]
 _OFFERING_ORDER = FULL["offering_order"][0]
+_EXPANSIONS = OBS["expansions"][0]
+_FULL_EXPANSIONS = FULL["expansions"][0]
+_X_VARIANT = EXPANSION["variant"][0]
+_X_SUPPLY = EXPANSION["tseek_supply"][0]
+_X_USED = EXPANSION["cenote_used"][0]
+_X_CENOTE = EXPANSION["cenote_workers"][0]
+_X_SLOT = EXPANSION["slot_workers"][0]
+_X_ON_OFFERINGS = EXPANSION["tseek_on_offerings"][0]
+_X_PAYING = EXPANSION["paying"][0]
+_X_KIND = EXPANSION["pay_kind"][0]
+_X_PAY_SLOT = EXPANSION["pay_action_slot"][0]
+_X_LEFT = EXPANSION["pay_left"][0]
+_X_WILD = EXPANSION["pay_wild"][0]
+_X_SACRIFICES = EXPANSION["pay_sacrifices"][0]
+_X_DESTINY = EXPANSION["destiny"][0]
 _S_IN_GAME = SEAT["in_game"][0]
 _S_TO_ACT = SEAT["to_act"][0]
 _S_START = SEAT["start_marker"][0]
@@ -302,6 +350,7 @@ def observe(state: np.ndarray, player: int, out: np.ndarray) -> None:
             out[_HAND + card] = 1.0
     if state[PENDING + player] != NO_CARD:
         out[_PENDING + state[PENDING + player]] = 1.0
+    write_expansions(state, player, False, out, _EXPANSIONS)
 
 
 @njit(cache=True)
@@ -332,3 +381,43 @@ def full_state(state: np.ndarray, out: np.ndarray) -> None:
     count = state[OFFER_DECK_COUNT]
     for i in range(count):
         out[_OFFERING_ORDER + state[OFFER_DECK + i]] = (count - i) / NUM_OFFERINGS
+    write_expansions(state, 0, True, out, _FULL_EXPANSIONS)
+
+
+@njit(cache=True)
+def write_expansions(state: np.ndarray, player: int, everything: bool, out: np.ndarray, start: int) -> None:
+    """The Cenote's, the payment's and the Destiny cards' slices, seats relative to `player`;
+    another seat's Destiny card only when `everything` or at the end."""
+    out[start : start + EXPANSION_SIZE] = 0.0
+    n = state[NUM_PLAYERS]
+    for flag in range(3):
+        out[start + _X_VARIANT + flag] = state[VARIANT + flag]
+    out[start + _X_SUPPLY] = state[TSEEK_SUPPLY] / MAX_TSEEK
+    for relative in range(n):
+        seat = (player + relative) % n
+        out[start + _X_USED + relative] = state[CENOTE_USED + seat]
+        out[start + _X_CENOTE + relative] = state[CENOTE_WORKERS + seat]
+        for slot in range(OFFERINGS_SHOWN):
+            workers = state[OFFER_SLOT_WORKERS + slot * MAX_PLAYERS + seat]
+            out[start + _X_SLOT + slot * MAX_PLAYERS + relative] = workers / 2.0
+        out[start + _X_ON_OFFERINGS + relative] = min(state[TSEEK_ON_OFFERINGS + seat] / MAX_TSEEK, 1.0)
+        for card in range(NUM_DESTINY):
+            if state[DESTINY_HOLDER + card] == seat + 1 and (everything or seat == player or state[TERMINAL]):
+                out[start + _X_DESTINY + relative * NUM_DESTINY + card] = 1.0
+    action = state[PAY_ACTION]
+    if action >= 0:
+        payer = state[CURRENT_PLAYER]
+        out[start + _X_PAYING] = 1.0
+        kind = cenote.pay_kind(action)
+        out[start + _X_KIND + kind] = 1.0
+        if kind == cenote.PAY_MARKET:
+            out[start + _X_PAY_SLOT + (action - cenote.MARKET_BASE) % MARKET_SHOWN] = 1.0
+        elif kind == cenote.PAY_OFFERING:
+            out[start + _X_PAY_SLOT + action - cenote.OFFERING_BASE] = 1.0
+        for g in range(GOODS):
+            left = cenote.cost_of(state, payer, action, g) - state[PAY_WILD + g]
+            out[start + _X_LEFT + g] = min(max(left, 0) / MAX_TSEEK, 1.0)
+            out[start + _X_WILD + g] = min(state[PAY_WILD + g] / MAX_TSEEK, 1.0)
+        sacrifice, _, _ = cenote.offering_terms(state, payer, action)
+        out[start + _X_SACRIFICES] = min(max(sacrifice - state[PAY_SACRIFICE], 0) / 2.0, 1.0)
+        out[start + _X_SACRIFICES + 1] = min(state[PAY_SACRIFICE] / 2.0, 1.0)

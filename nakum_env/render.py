@@ -5,10 +5,18 @@ from __future__ import annotations
 import numpy as np
 
 from nakum_env import data
+from nakum_env.cenote import destiny_of, destiny_points
 from nakum_env.data import (
+    CENOTE_BOOST_COST,
+    CENOTE_BOOST_VP,
     CLAN_INCREASE_COST,
     CLAN_LIMIT,
     CLAN_NAMES,
+    DESTINY_COUNT,
+    DESTINY_GOODS,
+    DESTINY_KIND,
+    DESTINY_KINDS,
+    GOODS,
     HERITAGE_GAIN,
     ICON_NAMES,
     MARKET_COST,
@@ -17,6 +25,7 @@ from nakum_env.data import (
     MARKET_ICON,
     MARKET_SHOWN,
     MAX_OPTIONS,
+    MAX_PLAYERS,
     MAX_SPACES,
     NUM_HERITAGE,
     NUM_RES,
@@ -27,6 +36,7 @@ from nakum_env.data import (
     OFFERINGS_SHOWN,
     OPTION_EXISTS,
     OPTION_GAIN,
+    RESOURCES,
     SHORT,
     SIDES,
     SPACE_DOUBLE,
@@ -36,12 +46,17 @@ from nakum_env.data import (
     STEAL_COST,
     STEAL_VP,
     TILE_NAMES,
+    TSEEK,
     WORKERS_PER_COLOUR,
 )
 from nakum_env.kernels import score_of
 from nakum_env.state import (
     ACTIONS,
     AVAILABLE,
+    CENOTE,
+    CENOTE_DESTINATIONS,
+    CENOTE_USED,
+    CENOTE_WORKERS,
     CLAN,
     CUBE_INCREASE,
     CUBE_PITUK,
@@ -71,12 +86,17 @@ from nakum_env.state import (
     NO_CARD,
     OFFER_DECK_COUNT,
     OFFER_SLOT,
+    OFFER_SLOT_WORKERS,
     OFFERING,
     OFFERING_OWNER,
     OFFERINGS_DONE,
     OPTION_CUBE,
     OWNED,
     PASS,
+    PAY_ACTION,
+    PAY_DONE,
+    PAY_SACRIFICE,
+    PAY_WILD,
     PENDING,
     PHASE,
     PHASE_HERITAGE,
@@ -99,13 +119,26 @@ from nakum_env.state import (
     START_WORKER,
     STEAL,
     TILE_AT,
+    TSEEK_ON_OFFERINGS,
+    TSEEK_SUPPLY,
+    V_CENOTE,
+    V_DESTINY,
+    VARIANT,
+    WILD,
+    WILD_SACRIFICE,
 )
 from treasure_core.ansi import paint
 from treasure_core.header import CURRENT_PLAYER, NUM_PLAYERS, TERMINAL
 
 _ANSI = ("\x1b[31m", "\x1b[34m", "\x1b[32m", "\x1b[33m")
 _RGB = np.array([(210, 50, 50), (50, 90, 220), (40, 170, 60), (230, 200, 40)], np.uint8)
-_EFFECT_WORDS = ("", "steal", "free an Encampment", "the Pituk's favour")
+_EFFECT_WORDS = (
+    "",
+    "steal",
+    "free an Encampment",
+    "the Pituk's favour",
+    "paying: which goods tseek' replace",
+)
 
 
 def amount_words(vector: np.ndarray) -> str:
@@ -201,6 +234,8 @@ def describe_action(state: np.ndarray, action: int, seat: int | None = None) -> 
         if i == CUBE_INCREASE:
             return "free the block on Increase the clan"
         return "free the block on the starting player space"
+    if block in (CENOTE, WILD, WILD_SACRIFICE, PAY_DONE):  # the Cenote (issue 16)
+        return _describe_cenote_action(state, block, i)
     assert block == FAVOUR
     return "the Pituk's favour: replace the Offerings" if i else "the Pituk's favour: keep the Offerings"
 
@@ -231,7 +266,7 @@ def _seat_line(state: np.ndarray, p: int, viewer: int | None) -> str:
         f"of {owned} (+{new} tonight, {WORKERS_PER_COLOUR - owned - new} in reserve"
         f"{', ' + str(int(state[SACRIFICED + p])) + ' sacrificed' if state[SACRIFICED + p] else ''}); "
         f"hand {shown}; Offerings {', '.join(offerings) or '-'}; Market {' '.join(market) or '-'}; "
-        f"score {score_of(state, p)}"
+        f"score {_shown_score(state, p, viewer)}{_expansion_words(state, p, viewer)}"
     )
 
 
@@ -289,6 +324,8 @@ def render_ansi(state: np.ndarray, viewer: int | None = None, colour: bool = Tru
         offering_words(int(c)) for c in state[OFFER_SLOT : OFFER_SLOT + OFFERINGS_SHOWN] if c != NO_CARD
     ]
     lines.append(f"Offerings ({int(state[OFFER_DECK_COUNT])} in the deck): " + " | ".join(offers))
+    if state[VARIANT + V_CENOTE]:
+        lines.append(cenote_line(state))
     for p in range(n):
         lines.append(_seat_line(state, p, viewer))
     if state[TERMINAL]:
@@ -396,3 +433,64 @@ def render_rgb(state: np.ndarray, cell: int = 12) -> np.ndarray:
             fill(size - 2 * cell - k * cell, left + 3, cell - 6, cell - 6, (255, 255, 255))
     _ = data
     return image
+
+
+# -- Cenote, Destiny, Forest (issue 16) ---------------------------------------------------------
+def _describe_cenote_action(state: np.ndarray, block: object, i: int) -> str:
+    if block == CENOTE:
+        boost, where = divmod(i, CENOTE_DESTINATIONS)
+        cost = CENOTE_BOOST_COST[boost]
+        boosted = f", pay {amount_words(cost)} for +{int(CENOTE_BOOST_VP[boost])} VP" if boost else ""
+        if where == 0:
+            place = "left on the Cenote"
+        else:
+            card = int(state[OFFER_SLOT + where - 1])
+            place = f"on the Offering {OFFERING_NAMES[card] if card != NO_CARD else '(none)'}"
+        return f"the Cenote: sacrifice a worker for a tseek'{boosted}; the worker {place}"
+    if block == WILD:
+        return f"pay with a tseek' instead of 1 {RESOURCES[i]}"
+    if block == WILD_SACRIFICE:
+        return "pay the sacrifice with a tseek' (your worker already lies on the Offering)"
+    return "pay the rest with goods"
+
+
+def _shown_score(state: np.ndarray, p: int, viewer: int | None) -> int:
+    """The score as `viewer` may know it: another player's Destiny card counts only at the end."""
+    score = score_of(state, p)
+    if state[VARIANT + V_DESTINY] and not state[TERMINAL] and p != viewer:
+        score -= destiny_points(state, p)
+    return score
+
+
+def _expansion_words(state: np.ndarray, p: int, viewer: int | None) -> str:
+    parts = []
+    if state[VARIANT + V_CENOTE]:
+        slots = [int(state[OFFER_SLOT_WORKERS + k * MAX_PLAYERS + p]) for k in range(OFFERINGS_SHOWN)]
+        parts.append(
+            f"tseek' {int(state[RES + p * NUM_RES + TSEEK])} (+{int(state[TSEEK_ON_OFFERINGS + p])} on "
+            f"Offerings); on the Cenote {int(state[CENOTE_WORKERS + p])}"
+            f"{' (sent this round)' if state[CENOTE_USED + p] else ''}; on Offering slots {slots}"
+        )
+    if state[VARIANT + V_DESTINY]:
+        card = destiny_of(state, p)
+        if p == viewer or state[TERMINAL]:
+            kind = DESTINY_KINDS[int(DESTINY_KIND[card])]
+            parts.append(
+                f"Destiny D{card} ({int(DESTINY_COUNT[card])} {kind} cards; store "
+                f"{amount_words(DESTINY_GOODS[card])})"
+            )
+        else:
+            parts.append("Destiny hidden")
+    return "; " + "; ".join(parts) if parts else ""
+
+
+def cenote_line(state: np.ndarray) -> str:
+    """The Cenote tile: its tseek' and the payment being decided."""
+    line = f"Cenote: {int(state[TSEEK_SUPPLY])} tseek' left"
+    if state[PAY_ACTION] >= 0:
+        wild = [int(state[PAY_WILD + g]) for g in range(GOODS)]
+        line += (
+            f"; paying for: {describe_action(state, int(state[PAY_ACTION]))}; tseek' replace "
+            f"{amount_words(np.array(wild + [0, 0]))} and {int(state[PAY_SACRIFICE])} sacrifices"
+        )
+    return line

@@ -10,12 +10,17 @@ Forest and Chaak'Bot (solo: the bot is competitor 1); they are zero in the base 
 from nakum_env.data import (
     BLACK_CUBES,
     BOARD_TILES,
+    GOODS,
     MARKET_SHOWN,
     MAX_OPTIONS,
     MAX_PLAYERS,
     MAX_POSITIONS,
     MAX_SPACES,
+    MAX_TSEEK,
+    MIN_WORKERS,
+    NUM_BOOSTS,
     NUM_CLANS,
+    NUM_DESTINY,
     NUM_HERITAGE,
     NUM_MARKET,
     NUM_OFFERINGS,
@@ -27,7 +32,7 @@ from nakum_env.data import (
     STEAL_OPTIONS,
     WORKERS_PER_COLOUR,
 )
-from treasure_core.header import HEADER_SIZE
+from treasure_core.header import HEADER_SIZE, PARAMS_HEADER
 from treasure_core.layout import ActionLayout, Fields
 
 # Phases (kernels.phase reads PHASE).
@@ -42,6 +47,8 @@ EFFECT_NONE = 0
 EFFECT_STEAL = 1  # a steal icon: choose an option and a victim
 EFFECT_FREE = 2  # a free-an-Encampment icon: remove a black cube
 EFFECT_FAVOUR = 3  # the Pituk's favour: refresh the Offerings or keep them
+# Cenote (nakum_env/cenote.py): the player decides which goods its tseek' replace in a payment.
+EFFECT_PAY = 4
 
 # Where a card is. Heritage: HERITAGE_HOLDER seat + 1 (0: the box); HERITAGE_PLAYED 1 once played.
 # Offerings: OFFERING_WHERE; OFFERING_OWNER seat + 1 when taken.
@@ -100,12 +107,31 @@ FREE = ACTIONS.add(
     "free icon: remove the cube from Encampment option i (< 32), Pituk space i - 32, or block i - 34",
 )
 FAVOUR = ACTIONS.add("favour", 2, "the Pituk's favour: 0 keep the Offerings, 1 replace them with 2 new")
+# -- Cenote (issue 16; nakum_env/cenote.py) --
+CENOTE_DESTINATIONS = 1 + OFFERINGS_SHOWN  # left on the Cenote, or on the Offering in slot 0 / 1
+CENOTE = ACTIONS.add(
+    "cenote",
+    NUM_BOOSTS * CENOTE_DESTINATIONS,
+    "worker sacrificed at the Cenote for a tseek', boost i // 3 (0 none, 1: +1 VP, 2: +2 VP); "
+    "left on the Cenote (i % 3 = 0) or on the Offering in slot i % 3 - 1",
+)
+WILD = ACTIONS.add("wild", GOODS, "paying: a tseek' replaces 1 good i (corn, skin, mask)")
+WILD_SACRIFICE = ACTIONS.add(
+    "wild_sacrifice", 1, "paying an Offering with your worker on it: a tseek' pays 1 sacrifice"
+)
+PAY_DONE = ACTIONS.add("pay_done", 1, "paying: the rest in goods; the action goes on")
 N_ACTIONS = ACTIONS.size
 MAX_COMPETITORS = MAX_PLAYERS  # the solo mode's Chaak'Bot (next issue) is competitor 1
 
 # Game params after the shared params header (env.py compiles the options into these).
 # No game params yet; the next issue adds P_CENOTE, P_DESTINY, P_FOREST and P_SOLO_HARD here, after
 # the shared params header (treasure_core.header.PARAMS_HEADER).
+# -- Cenote, Destiny, Forest (issue 16) --
+P_CENOTE = PARAMS_HEADER  # 1: the Cenote tile (the Forest turns it on)
+P_DESTINY = PARAMS_HEADER + 1  # 1: a secret Destiny card each
+P_FOREST = PARAMS_HEADER + 2  # 1: all 8 tiles, the Pituk from the first turn
+# VARIANT's flags (init copies the params there; the kernels read only the state).
+V_CENOTE, V_DESTINY, V_FOREST, V_SOLO_HARD = 0, 1, 2, 3
 
 # No rule bounds the days or a player's VP tokens: these caps lie far beyond any real game (a
 # game ends in tens of days) and keep the kernels' increments clear of int32 overflow.
@@ -129,14 +155,14 @@ START_BLOCKED = _fields.add(
 )  # reserved (solo): Chaak'Bot's cube on the start-player space
 CUBE_RESERVE = _fields.add(1, "CUBE_RESERVE", 0, BLACK_CUBES)  # black cubes off the board
 OFFERINGS_MADE = _fields.add(1, "OFFERINGS_MADE", 0, NUM_OFFERINGS)  # Offerings completed so far, by everyone
-EFFECT = _fields.add(1, "EFFECT", EFFECT_NONE, EFFECT_FAVOUR)  # EFFECT_* pending for the player to act
+EFFECT = _fields.add(1, "EFFECT", EFFECT_NONE, EFFECT_PAY)  # EFFECT_* pending for the player to act
 EFFECT_CARD = _fields.add(
     1, "EFFECT_CARD", NO_CARD, NUM_MARKET - 1
 )  # the Market card whose icon is pending, or NO_CARD
 LAST_ACTION = _fields.add(1, "LAST_ACTION", -1, N_ACTIONS - 1)  # the last action taken (public), or -1
 LAST_ACTOR = _fields.add(1, "LAST_ACTOR", -1, MAX_PLAYERS - 1)  # who took it
 # The board: positions around the Pyramid.
-POSITIONS = _fields.add(1, "POSITIONS", BOARD_TILES, BOARD_TILES)  # positions in use (6; the Forest: 8)
+POSITIONS = _fields.add(1, "POSITIONS", BOARD_TILES, MAX_POSITIONS)  # positions in use (6; the Forest: 8)
 TILE_AT = _fields.add(
     MAX_POSITIONS, "TILE_AT", NO_TILE, NUM_TILES - 1
 )  # [position] tile id, or NO_TILE (hidden while face down)
@@ -210,23 +236,31 @@ FIRST_OFFERING = _fields.add(
     MAX_PLAYERS, "FIRST_OFFERING", 0, NUM_OFFERINGS
 )  # [seat] 1 + how many Offerings preceded its first; 0 none
 # Reserved for the next issue (zero in the base game).
-VARIANT = _fields.add(4, "VARIANT", 0, 0)  # cenote, destiny, forest, solo-hard flags
-TSEEK_SUPPLY = _fields.add(1, "TSEEK_SUPPLY", 0, 0)  # tseek' left on the Cenote tile
-CENOTE_USED = _fields.add(MAX_PLAYERS, "CENOTE_USED", 0, 0)  # [seat] sent a worker to the Cenote this round
+VARIANT = _fields.add(4, "VARIANT", 0, 1)  # cenote, destiny, forest, solo-hard flags
+TSEEK_SUPPLY = _fields.add(1, "TSEEK_SUPPLY", 0, MAX_TSEEK)  # tseek' left on the Cenote tile
+CENOTE_USED = _fields.add(MAX_PLAYERS, "CENOTE_USED", 0, 1)  # [seat] sent a worker to the Cenote this round
 CENOTE_WORKERS = _fields.add(
-    MAX_PLAYERS, "CENOTE_WORKERS", 0, 0
+    MAX_PLAYERS, "CENOTE_WORKERS", 0, 1
 )  # [seat] sacrificed workers left on the Cenote
 OFFER_SLOT_WORKERS = _fields.add(
-    OFFERINGS_SHOWN * MAX_PLAYERS, "OFFER_SLOT_WORKERS", 0, 0
+    OFFERINGS_SHOWN * MAX_PLAYERS, "OFFER_SLOT_WORKERS", 0, WORKERS_PER_COLOUR - MIN_WORKERS
 )  # [slot, seat] workers on Offerings
 TSEEK_ON_OFFERINGS = _fields.add(
-    MAX_PLAYERS, "TSEEK_ON_OFFERINGS", 0, 0
+    MAX_PLAYERS, "TSEEK_ON_OFFERINGS", 0, MAX_TSEEK
 )  # [seat] tseek' paid into completed Offerings
-DESTINY_HOLDER = _fields.add(6, "DESTINY_HOLDER", 0, 0)  # [card] seat + 1 holding the Destiny card
+DESTINY_HOLDER = _fields.add(
+    NUM_DESTINY, "DESTINY_HOLDER", 0, MAX_PLAYERS
+)  # [card] seat + 1 holding the Destiny card
 BOT_DECK = _fields.add(8, "BOT_DECK", 0, 0)  # Chaak'Bot's draw pile (card ids, bottom first)
 BOT_DECK_COUNT = _fields.add(1, "BOT_DECK_COUNT", 0, 0)
 BOT_ORIENT = _fields.add(8, "BOT_ORIENT", 0, 0)  # [card] orientation 0/1
 BOT_DRAWN = _fields.add(3, "BOT_DRAWN", 0, 0)  # the day's 3 cards, or NO_CARD
 BOT_ACTED = _fields.add(1, "BOT_ACTED", 0, 0)  # bot cards played this day
+# -- Cenote (issue 16): the payment being decided (EFFECT_PAY) --
+PAY_ACTION = _fields.add(1, "PAY_ACTION", -1, N_ACTIONS - 1)  # the action being paid for, or -1
+PAY_WILD = _fields.add(GOODS, "PAY_WILD", 0, MAX_TSEEK)  # [good] units its tseek' replace so far
+PAY_SACRIFICE = _fields.add(
+    1, "PAY_SACRIFICE", 0, WORKERS_PER_COLOUR - MIN_WORKERS
+)  # sacrifices its tseek' pay (own workers on the Offering)
 STATE_SIZE = _fields.size
 STATE_FIELDS = _fields.table()
