@@ -8,7 +8,7 @@ import numpy as np
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 from nakum_env import batch, bots, kernels, observe, render
-from nakum_env.data import MASK, MAX_PLAYERS, MIN_PLAYERS, NUM_OFFERINGS, NUM_RES, OFFERING_VP, VP
+from nakum_env.data import BOT_SEAT, MASK, MAX_PLAYERS, MIN_PLAYERS, NUM_OFFERINGS, NUM_RES, OFFERING_VP, VP
 from nakum_env.invariants import check_invariants
 from nakum_env.state import (
     ACTIONS,
@@ -19,38 +19,68 @@ from nakum_env.state import (
     N_ACTIONS,
     OFFERING_OWNER,
     OFFERINGS_DONE,
+    P_SOLO_HARD,
     PHASES,
     RES,
     ROUND,
     STATE_FIELDS,
     STATE_SIZE,
+    VARIANT,
+    VARIANT_SOLO_HARD,
 )
 from treasure_core.aec import TreasureAECEnv
 from treasure_core.game import Dims, Dynamics, GameSpec, Kernels
-from treasure_core.header import NUM_PLAYERS
+from treasure_core.header import NUM_PLAYERS, P_NUM_PLAYERS, PARAMS_HEADER
+from treasure_core.options import Option
 from treasure_core.parallel import TreasureParallelEnv
 
-# The base game has no options beyond the common ones; the next issue adds cenote, destiny,
-# forest and solo_hard (docs/games/nakum.md, Options).
-GAME_OPTIONS = ()
+# Options beyond the common ones (docs/games/nakum.md, Options). The Cenote branch adds cenote,
+# destiny and forest.
+# solo: num_players=1 plays against Chaak'Bot; solo_mode picks its difficulty.
+SOLO_MODES = ("normal", "hard")
+GAME_OPTIONS = (
+    Option(
+        "solo_mode",
+        "normal",
+        SOLO_MODES,
+        "solo (num_players=1) against Chaak'Bot: normal (its 3 cards shown, combos with the next "
+        "card) or hard (cards face down until played, combos with the previous card); no effect "
+        "with 2-4 players",
+    ),
+)
 
 
 def _game_params(options: dict[str, Any]) -> list[int]:
-    return []
+    params = [0] * (P_SOLO_HARD - PARAMS_HEADER + 1)  # the Cenote branch's three flags come first
+    solo = options["num_players"] == 1
+    params[P_SOLO_HARD - PARAMS_HEADER] = int(solo and options["solo_mode"] == "hard")
+    return params
+
+
+def _check_options(options: dict[str, Any]) -> None:
+    """Destiny is "not compatible with solitaire mode" (rulebook)."""
+    if options["num_players"] == 1 and options.get("destiny", False):
+        raise ValueError(
+            "nakum: destiny=True cannot be played with num_players=1: the rulebook's Destiny "
+            "expansion is not compatible with the solo mode against Chaak'Bot"
+        )
 
 
 def _dims(params: np.ndarray) -> Dims:
+    if params[P_NUM_PLAYERS] == 1:  # solo: Chaak'Bot's block after the base observation
+        return Dims(STATE_SIZE, N_ACTIONS, observe.SOLO_OBS_SIZE, observe.SOLO_FULL_SIZE)
     return Dims(STATE_SIZE, N_ACTIONS, observe.OBS_SIZE, observe.FULL_SIZE)
 
 
 def _extra_info(state: np.ndarray, points: np.ndarray, tiebreaks: np.ndarray) -> dict[str, Any]:
     n = int(state[NUM_PLAYERS])
+    solo = n == 1
     offering_points = [0] * n
     for card in range(NUM_OFFERINGS):
         owner = int(state[OFFERING_OWNER + card])
-        if owner:
+        if owner and owner <= n:
             offering_points[owner - 1] += int(OFFERING_VP[card])
-    return {
+    info: dict[str, Any] = {
         "treasure_points": offering_points,  # the Offerings' VP (the `play` command prints them)
         "offerings": [int(state[OFFERINGS_DONE + p]) for p in range(n)],
         "vp_tokens": [int(state[RES + p * NUM_RES + VP]) for p in range(n)],
@@ -60,6 +90,20 @@ def _extra_info(state: np.ndarray, points: np.ndarray, tiebreaks: np.ndarray) ->
         "rounds": int(state[ROUND]),
         "end_condition": int(state[END_CONDITION]),
     }
+    if solo:  # against Chaak'Bot (competitor 1): its score, the human's margin, its Offerings
+        info["bot_score"] = [int(points[BOT_SEAT])]
+        info["bot_margin"] = [int(points[0] - points[BOT_SEAT])]
+        info["bot_offerings"] = [int(state[OFFERINGS_DONE + BOT_SEAT])]
+    return info
+
+
+def _validate_state(state: np.ndarray, params: np.ndarray) -> str | None:
+    """The options the state keeps match the env's: solo's hard-mode flag."""
+    hard = int(params[P_SOLO_HARD]) if params.size > P_SOLO_HARD else 0
+    if int(state[VARIANT + VARIANT_SOLO_HARD]) != hard:
+        flag = int(state[VARIANT + VARIANT_SOLO_HARD])
+        return f"VARIANT[{VARIANT_SOLO_HARD}] (solo hard mode) is {flag}; the options say {hard}"
+    return None
 
 
 GAME = GameSpec(
@@ -86,12 +130,21 @@ GAME = GameSpec(
     extra_info=_extra_info,
     bots={"bot": bots.NakumBot},
     info_names={"end_condition": END_NAMES},
+    check_options=_check_options,
+    validate_state=_validate_state,
+    # solo in hard mode (configs() runs solo_mode="hard" alone only at the default 4 players,
+    # where it does nothing), and each solo mode with score_diff rewards.
+    test_configs=(
+        {"num_players": 1, "solo_mode": "hard"},
+        {"num_players": 1, "reward": "score_diff"},
+        {"num_players": 1, "solo_mode": "hard", "reward": "score_diff"},
+    ),
 )
 
 
 def raw_env(render_mode: str | None = None, **options: Any) -> TreasureAECEnv:
-    """The bare AEC env. Options: num_players (2..4, default 3), reward, illegal_action
-    (docs/games/nakum.md)."""
+    """The bare AEC env. Options: num_players (1..4, default 4; 1 is solo against Chaak'Bot),
+    reward, illegal_action, observation_format, solo_mode (docs/games/nakum.md)."""
     return TreasureAECEnv(GAME, render_mode=render_mode, **options)
 
 

@@ -138,6 +138,7 @@ from nakum_env.state import (
     REVEALS_LEFT,
     ROUND,
     SACRIFICED,
+    SOLO_COMPETITORS,
     SPACE,
     SPACE_WORKER,
     START,
@@ -436,7 +437,8 @@ def day_legal_mask(state, p, mask):
         ):
             mask[INCREASE_ACTION] = 1
             count += 1
-    if all_explored(state) and free_pituk_space(state) >= 0:
+    # The Pituk wakes when every tile is explored; in solo, from the start.
+    if (all_explored(state) or state[NUM_PLAYERS] == 1) and free_pituk_space(state) >= 0:
         mask[PITUK_ACTION] = 1
         count += 1
     if state[START_WORKER] == 0 and state[START] != p and state[START_BLOCKED] == 0:
@@ -457,7 +459,7 @@ def effect_legal_mask(state, p, mask):
         card = state[EFFECT_CARD]
         for o in range(STEAL_OPTIONS):
             if STEAL_VP[card, o] > 0 and can_pay(state, p, STEAL_COST[card, o]):
-                for offset in range(1, state[NUM_PLAYERS]):
+                for offset in range(1, competitors(state)):  # solo: Chaak'Bot is the victim
                     mask[STEAL_BASE + o * N_SEAT_OFFSETS + offset - 1] = 1
                     count += 1
     elif effect == EFFECT_FREE:
@@ -562,6 +564,8 @@ def init(state: np.ndarray, params: np.ndarray, seed: int) -> None:
     # 6. Every player plays 1 Heritage card at once: seats choose in order, hidden until all have.
     state[PHASE] = PHASE_HERITAGE
     state[CURRENT_PLAYER] = 0
+    if n == 1:  # solo (chaakbot.py): 4 Heritage cards, no blocks, Chaak'Bot's deck, the bot starts
+        solo_setup(state, params, heritage[n * HERITAGE_DEALT :])
 
 
 # -- the day -----------------------------------------------------------------------------------
@@ -570,6 +574,8 @@ def start_day(state):
     state[PHASE] = PHASE_DAY
     state[LEADER] = state[START]
     state[CURRENT_PLAYER] = state[START]
+    if state[NUM_PLAYERS] == 1:  # solo: Chaak'Bot draws, may make an Offering, may act first
+        solo_start_day(state)
 
 
 @njit(cache=True)
@@ -589,7 +595,7 @@ def next_turn(state):
 @njit(cache=True)
 def end_day(state):
     """End of the game: a player has 2 Offerings and the round is over (no night)."""
-    for p in range(state[NUM_PLAYERS]):
+    for p in range(competitors(state)):  # solo: Chaak'Bot's Offerings end the game too
         if state[OFFERINGS_DONE + p] >= OFFERINGS_TO_END:
             state[END_CONDITION] = END_OFFERINGS
             state[TERMINAL] = 1
@@ -630,6 +636,8 @@ def night(state):
     if state[ROUND] == 1 and state[INCREASE_BLOCKED]:
         state[INCREASE_BLOCKED] = 0
         state[CUBE_RESERVE] += 1
+    if n == 1:  # solo: Chaak'Bot's cube leaves the start-player space; its cards are discarded
+        solo_night(state)
     state[ROUND] += 1
     start_day(state)
 
@@ -738,7 +746,7 @@ def effect_step(state, p, action):
     if effect == EFFECT_STEAL:
         option, offset = divmod(action - STEAL_BASE, N_SEAT_OFFSETS)
         card = state[EFFECT_CARD]
-        victim = (p + offset + 1) % state[NUM_PLAYERS]
+        victim = (p + offset + 1) % competitors(state)
         pay(state, p, STEAL_COST[card, option])
         taken = min(STEAL_VP[card, option], state[res_at(victim, VP)])
         state[res_at(victim, VP)] -= taken
@@ -778,7 +786,7 @@ def step(state: np.ndarray, action: int) -> None:
         state[LAST_ACTION] = -1
         state[LAST_ACTOR] = -1
         state[PHASE] = PHASE_REVEAL
-        state[CURRENT_PLAYER] = state[START]
+        state[CURRENT_PLAYER] = state[START] if state[NUM_PLAYERS] > 1 else 0  # solo: the human reveals
         return
     state[LAST_ACTION] = action
     state[LAST_ACTOR] = p
@@ -790,6 +798,9 @@ def step(state: np.ndarray, action: int) -> None:
             state[CURRENT_PLAYER] = (p + 1) % state[NUM_PLAYERS]
         else:
             start_day(state)
+        return
+    if state[NUM_PLAYERS] == 1:  # solo: the human's decision, then Chaak'Bot's turn
+        solo_step(state, action)
         return
     if current == PHASE_DAY:
         day_step(state, p, action)
@@ -819,7 +830,7 @@ def score_of(state, p):
 @njit(cache=True)
 def scores(state: np.ndarray, scores_out: np.ndarray, tiebreaks_out: np.ndarray) -> None:
     """Final scores; the tie-break is the most Jade Masks, then the first to make an Offering."""
-    for p in range(state[NUM_PLAYERS]):
+    for p in range(competitors(state)):  # solo: Chaak'Bot's score as competitor 1
         scores_out[p] = score_of(state, p)
         first = state[FIRST_OFFERING + p]
         tiebreaks_out[p] = state[res_at(p, MASK)] * TIEBREAK_FIRST + (TIEBREAK_FIRST - first if first else 0)
@@ -827,8 +838,8 @@ def scores(state: np.ndarray, scores_out: np.ndarray, tiebreaks_out: np.ndarray)
 
 @njit(cache=True)
 def competitors(state: np.ndarray) -> int:
-    """Only the players compete (Chaak'Bot, next issue, will be competitor 1 in solo)."""
-    return state[NUM_PLAYERS]
+    """The players; in solo the human and Chaak'Bot (competitor 1)."""
+    return SOLO_COMPETITORS if state[NUM_PLAYERS] == 1 else state[NUM_PLAYERS]
 
 
 # -- hidden information ------------------------------------------------------------------------
@@ -890,3 +901,13 @@ def resample_hidden(state: np.ndarray, player: int, seed: int) -> None:
         if not state[REVEALED + position]:
             state[TILE_AT + position] = tiles[k]
             k += 1
+    if n == 1:  # solo: Chaak'Bot's deck order and orientations, hard mode's face-down cards
+        solo_resample(state)
+
+
+# -- solo: Chaak'Bot (chaakbot.py imports this module's helpers; numba binds these at compile time)
+from nakum_env.chaakbot import night as solo_night  # noqa: E402
+from nakum_env.chaakbot import resample as solo_resample  # noqa: E402
+from nakum_env.chaakbot import setup as solo_setup  # noqa: E402
+from nakum_env.chaakbot import start_day as solo_start_day  # noqa: E402
+from nakum_env.chaakbot import step as solo_step  # noqa: E402

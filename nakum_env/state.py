@@ -10,11 +10,14 @@ Forest and Chaak'Bot (solo: the bot is competitor 1); they are zero in the base 
 from nakum_env.data import (
     BLACK_CUBES,
     BOARD_TILES,
+    BOT_DRAW,
+    BOT_SEAT,
     MARKET_SHOWN,
     MAX_OPTIONS,
     MAX_PLAYERS,
     MAX_POSITIONS,
     MAX_SPACES,
+    NUM_BOT_CARDS,
     NUM_CLANS,
     NUM_HERITAGE,
     NUM_MARKET,
@@ -27,7 +30,7 @@ from nakum_env.data import (
     STEAL_OPTIONS,
     WORKERS_PER_COLOUR,
 )
-from treasure_core.header import HEADER_SIZE
+from treasure_core.header import HEADER_SIZE, PARAMS_HEADER
 from treasure_core.layout import ActionLayout, Fields
 
 # Phases (kernels.phase reads PHASE).
@@ -101,11 +104,16 @@ FREE = ACTIONS.add(
 )
 FAVOUR = ACTIONS.add("favour", 2, "the Pituk's favour: 0 keep the Offerings, 1 replace them with 2 new")
 N_ACTIONS = ACTIONS.size
-MAX_COMPETITORS = MAX_PLAYERS  # the solo mode's Chaak'Bot (next issue) is competitor 1
+MAX_COMPETITORS = MAX_PLAYERS  # the solo mode's Chaak'Bot is competitor 1
+SOLO_COMPETITORS = 2  # solo: the human (seat 0) and Chaak'Bot
+BOT_MARK = BOT_SEAT + 1  # seat marks (seat + 1) of Chaak'Bot's markers, cards and Offerings
+BOT_FACE_DOWN = NUM_BOT_CARDS  # added to a drawn card's id while it lies face down (hard mode)
 
 # Game params after the shared params header (env.py compiles the options into these).
-# No game params yet; the next issue adds P_CENOTE, P_DESTINY, P_FOREST and P_SOLO_HARD here, after
-# the shared params header (treasure_core.header.PARAMS_HEADER).
+# The Cenote branch adds P_CENOTE, P_DESTINY, P_FOREST (VARIANT's first three flags); the solo
+# mode's flag is the fourth, and solo itself is num_players == 1.
+P_SOLO_HARD = PARAMS_HEADER + 3  # 1: Chaak'Bot's hard mode (solo only)
+VARIANT_SOLO_HARD = 3  # VARIANT + 3
 
 # No rule bounds the days or a player's VP tokens: these caps lie far beyond any real game (a
 # game ends in tens of days) and keep the kernels' increments clear of int32 overflow.
@@ -125,8 +133,8 @@ LEADER = _fields.add(
 REVEALS_LEFT = _fields.add(1, "REVEALS_LEFT", 0, max(REVEAL_AT_SETUP))  # set-up tiles still to reveal
 INCREASE_BLOCKED = _fields.add(1, "INCREASE_BLOCKED", 0, 1)  # 1: the set-up cube covers "Increase the clan"
 START_BLOCKED = _fields.add(
-    1, "START_BLOCKED", 0, 0
-)  # reserved (solo): Chaak'Bot's cube on the start-player space
+    1, "START_BLOCKED", 0, 1
+)  # solo: Chaak'Bot's cube on the start-player space until the night
 CUBE_RESERVE = _fields.add(1, "CUBE_RESERVE", 0, BLACK_CUBES)  # black cubes off the board
 OFFERINGS_MADE = _fields.add(1, "OFFERINGS_MADE", 0, NUM_OFFERINGS)  # Offerings completed so far, by everyone
 EFFECT = _fields.add(1, "EFFECT", EFFECT_NONE, EFFECT_FAVOUR)  # EFFECT_* pending for the player to act
@@ -210,7 +218,7 @@ FIRST_OFFERING = _fields.add(
     MAX_PLAYERS, "FIRST_OFFERING", 0, NUM_OFFERINGS
 )  # [seat] 1 + how many Offerings preceded its first; 0 none
 # Reserved for the next issue (zero in the base game).
-VARIANT = _fields.add(4, "VARIANT", 0, 0)  # cenote, destiny, forest, solo-hard flags
+VARIANT = _fields.add(4, "VARIANT", 0, 1)  # cenote, destiny, forest, solo-hard flags
 TSEEK_SUPPLY = _fields.add(1, "TSEEK_SUPPLY", 0, 0)  # tseek' left on the Cenote tile
 CENOTE_USED = _fields.add(MAX_PLAYERS, "CENOTE_USED", 0, 0)  # [seat] sent a worker to the Cenote this round
 CENOTE_WORKERS = _fields.add(
@@ -223,10 +231,16 @@ TSEEK_ON_OFFERINGS = _fields.add(
     MAX_PLAYERS, "TSEEK_ON_OFFERINGS", 0, 0
 )  # [seat] tseek' paid into completed Offerings
 DESTINY_HOLDER = _fields.add(6, "DESTINY_HOLDER", 0, 0)  # [card] seat + 1 holding the Destiny card
-BOT_DECK = _fields.add(8, "BOT_DECK", 0, 0)  # Chaak'Bot's draw pile (card ids, bottom first)
-BOT_DECK_COUNT = _fields.add(1, "BOT_DECK_COUNT", 0, 0)
-BOT_ORIENT = _fields.add(8, "BOT_ORIENT", 0, 0)  # [card] orientation 0/1
-BOT_DRAWN = _fields.add(3, "BOT_DRAWN", 0, 0)  # the day's 3 cards, or NO_CARD
-BOT_ACTED = _fields.add(1, "BOT_ACTED", 0, 0)  # bot cards played this day
+# solo (Chaak'Bot, nakum_env/chaakbot.py): the bot's deck; a card in neither the deck nor the
+# day's draw is in the discard pile (face up).
+BOT_DECK = _fields.add(
+    NUM_BOT_CARDS, "BOT_DECK", 0, NUM_BOT_CARDS - 1
+)  # Chaak'Bot's draw pile (card ids, bottom first; hidden order)
+BOT_DECK_COUNT = _fields.add(1, "BOT_DECK_COUNT", 0, NUM_BOT_CARDS)
+BOT_ORIENT = _fields.add(NUM_BOT_CARDS, "BOT_ORIENT", 0, 1)  # [card] orientation (hidden in the deck)
+BOT_DRAWN = _fields.add(
+    BOT_DRAW, "BOT_DRAWN", NO_CARD, BOT_FACE_DOWN + NUM_BOT_CARDS - 1
+)  # the day's 3 cards, left to right: card id, + BOT_FACE_DOWN while hidden (hard mode), or NO_CARD
+BOT_ACTED = _fields.add(1, "BOT_ACTED", 0, BOT_DRAW)  # the day's cards Chaak'Bot has played
 STATE_SIZE = _fields.size
 STATE_FIELDS = _fields.table()
