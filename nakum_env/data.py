@@ -275,35 +275,35 @@ BOT_CARDS = (
     (
         # SOURCE: rulebook example (block right of tile 5, a Skin, explore tile 1; the Mask combo)
         ((tile_action(5, RIGHT), gain_action(skin=1), tile_action(1, LEFT)), COMBO_MASK, 0),
-        ((gain_action(corn=2), MARKET_ICON_ACTION), COMBO_START, 1),
+        ((gain_action(corn=1), MARKET_ICON_ACTION), COMBO_START, 1),
     ),
     (
-        ((gain_action(corn=1, skin=1), tile_action(3, LEFT)), COMBO_MASK, 1),
+        ((gain_action(corn=1), tile_action(3, LEFT)), COMBO_MASK, 0),
         ((gain_action(vp=1), MARKET_ICON_ACTION), COMBO_NONE, 0),
     ),
     (
-        ((gain_action(mask=1), tile_action(2, RIGHT)), COMBO_START, 0),
-        ((gain_action(corn=2), tile_action(6, LEFT)), COMBO_MASK, 1),
+        ((gain_action(vp=1), tile_action(2, RIGHT)), COMBO_START, 0),
+        ((gain_action(corn=2), tile_action(6, LEFT)), COMBO_NONE, 1),
     ),
     (
-        ((tile_action(4, LEFT), gain_action(skin=2)), COMBO_NONE, 1),
+        ((tile_action(4, LEFT), gain_action(skin=1)), COMBO_NONE, 1),
         ((gain_action(corn=1), MARKET_ICON_ACTION), COMBO_MASK, 0),
     ),
     (
-        ((tile_action(1, RIGHT), MARKET_ICON_ACTION), COMBO_START, 1),
-        ((gain_action(skin=1, mask=1),), COMBO_NONE, 0),
+        ((tile_action(1, RIGHT), MARKET_ICON_ACTION), COMBO_START, 0),
+        ((gain_action(skin=1), tile_action(4, RIGHT)), COMBO_NONE, 0),
     ),
     (
-        ((gain_action(corn=3), tile_action(5, LEFT)), COMBO_MASK, 0),
-        ((tile_action(2, LEFT), gain_action(skin=1, vp=1)), COMBO_START, 1),
+        ((gain_action(corn=2), tile_action(5, LEFT)), COMBO_MASK, 0),
+        ((tile_action(2, LEFT), gain_action(vp=1)), COMBO_START, 1),
     ),
     (
-        ((gain_action(corn=1, skin=1), MARKET_ICON_ACTION), COMBO_NONE, 1),
+        ((gain_action(skin=1), MARKET_ICON_ACTION), COMBO_NONE, 1),
         ((tile_action(6, RIGHT), gain_action(mask=1)), COMBO_MASK, 0),
     ),
     (
-        ((gain_action(skin=1), tile_action(3, RIGHT), MARKET_ICON_ACTION), COMBO_START, 0),
-        ((gain_action(corn=2, mask=1),), COMBO_NONE, 1),
+        ((tile_action(3, RIGHT), MARKET_ICON_ACTION), COMBO_START, 0),
+        ((gain_action(corn=1, skin=1),), COMBO_NONE, 1),
     ),
 )
 assert len(BOT_CARDS) == NUM_BOT_CARDS

@@ -330,9 +330,10 @@ def _check_bot(s: list[int], solo: bool) -> None:
     if not solo:
         assert hard == 0 and s[START_BLOCKED] == 0, "VARIANT / START_BLOCKED: solo fields with 2-4 players"
         cards = data.NUM_BOT_CARDS
-        assert not any(s[BOT_DECK : BOT_DECK + cards]) and s[BOT_DECK_COUNT] == 0, "BOT_DECK outside solo"
-        assert not any(s[BOT_ORIENT : BOT_ORIENT + cards]) and s[BOT_ACTED] == 0, "BOT_* outside solo"
-        assert not any(drawn), "BOT_DRAWN outside solo"
+        assert not any(s[BOT_DECK : BOT_DECK + cards]), "BOT_DECK: Chaak'Bot's cards outside solo"
+        assert s[BOT_DECK_COUNT] == 0, "BOT_DECK_COUNT: Chaak'Bot's deck outside solo"
+        assert not any(s[BOT_ORIENT : BOT_ORIENT + cards]), "BOT_ORIENT: Chaak'Bot's cards outside solo"
+        assert s[BOT_ACTED] == 0 and not any(drawn), "BOT_ACTED / BOT_DRAWN: Chaak'Bot's turn outside solo"
         return
     cards = [c - BOT_FACE_DOWN if c >= BOT_FACE_DOWN else c for c in drawn if c != NO_CARD]
     assert len(set(deck + cards)) == len(deck) + len(cards), f"BOT_DECK {deck} / BOT_DRAWN {drawn}: twice"

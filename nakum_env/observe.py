@@ -28,6 +28,7 @@ from nakum_env.data import (
     NUM_TILES,
     OFFERINGS_SHOWN,
     PITUK_SPACES,
+    SOLO_HERITAGE_DEALT,
     TSEEK,
     VP,
     WORKERS_PER_COLOUR,
@@ -128,7 +129,7 @@ SEAT_LAYOUT = (  # one block per seat
     ("workers", 7),  # owned, available, joining tonight, reserve, on the Pyramid, sacrificed, idle; / 4
     ("offerings_done", 1),  # / 2, clipped
     ("first_offering", 1),  # 1 / (1 + the Offerings made before its first); 0 none
-    ("hand_size", 1),  # Heritage cards in hand / 3
+    ("hand_size", 1),  # Heritage cards in hand / 3 (solo: / 4)
     ("heritage_played", NUM_HERITAGE),  # [card] played by this seat
     ("market_owned", NUM_MARKET),  # [card] acquired by this seat
     ("offerings_owned", NUM_OFFERINGS),  # [card] completed by this seat
@@ -328,7 +329,8 @@ def write_seat(state: np.ndarray, seat: int, out: np.ndarray, start: int) -> Non
                 out[start + _S_HERITAGE + card] = 1.0
             else:
                 in_hand += 1
-    out[start + _S_HAND_SIZE] = in_hand / 3.0
+    # / 3 (solo: / the 4 Heritage cards the human holds)
+    out[start + _S_HAND_SIZE] = in_hand / (3.0 if state[NUM_PLAYERS] > 1 else SOLO_HERITAGE_DEALT)
     for card in range(NUM_MARKET):
         if state[MARKET_OWNER + card] == mark:
             out[start + _S_MARKET + card] = 1.0
