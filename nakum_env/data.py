@@ -19,7 +19,7 @@ WORKERS_PER_COLOUR = 4  # SOURCE: rulebook (16 workers, 4 per colour)
 START_WORKERS = 2  # SOURCE: rulebook (2 to the player, 2 to the reserve)
 MIN_WORKERS = 2  # SOURCE: rulebook, the golden rule
 BLACK_CUBES = 17  # SOURCE: rulebook
-HERITAGE_DEALT = 3  # SOURCE: rulebook (4 for the solo player, next issue)
+HERITAGE_DEALT = 3  # SOURCE: rulebook (the solo player gets SOLO_HERITAGE_DEALT)
 MARKET_SHOWN = 5  # SOURCE: rulebook
 OFFERINGS_SHOWN = 2  # SOURCE: rulebook
 # A guard, not a rule: a game that a fixed strategy prolongs for ever (no one ever completes
@@ -235,7 +235,7 @@ assert (_SOURCES.any(1).sum(0) >= 3).all()
 # Every Offering is payable from every clan's warehouse (limits cover the costs).
 assert (OFFERING_COST[:, :GOODS].max(0) <= CLAN_LIMIT.min(0)).all()
 # The black cubes suffice: every Encampment option, both Pituk spaces, the first-round block
-# on "Increase the clan" and Chaak'Bot's start-player cube (solo, next issue).
+# on "Increase the clan" and Chaak'Bot's start-player cube (solo).
 assert OPTION_EXISTS.sum() + PITUK_SPACES + 2 <= BLACK_CUBES
 
 # -- solo: Chaak'Bot -------------------------------------------------------------------------

@@ -110,7 +110,7 @@ PUBLIC_LAYOUT = (
     ("option_cube", MAX_POSITIONS * 2 * MAX_OPTIONS),  # [position, side, option] covered
     ("pituk_cube", PITUK_SPACES),  # [space] used up
     ("increase_blocked", 1),  # the set-up cube on "Increase the clan"
-    ("start_blocked", 1),  # reserved (solo)
+    ("start_blocked", 1),  # solo: Chaak'Bot's cube on the start-player space
     ("cube_reserve", 1),  # black cubes off the board / 17
     ("market", MARKET_SHOWN * NUM_MARKET),  # [slot, card] one-hot
     ("market_deck", 1),  # cards left in the Market deck / 22

@@ -3,8 +3,9 @@ action layout (docs/architecture.md, The state; docs/games/nakum.md, State field
 
 The shared header (treasure_core.header) comes first. Per-seat blocks have MAX_PLAYERS rows
 (seat-major); rows of seats not in the game stay zero. Seats are written seat + 1 where 0
-means "nobody". The fields marked "reserved" belong to the next issue's Cenote, Destiny,
-Forest and Chaak'Bot (solo: the bot is competitor 1); they are zero in the base game.
+means "nobody". The fields marked "reserved" belong to the Cenote, Destiny and Forest; they
+are zero in the base game. The solo block (BOT_*, START_BLOCKED, VARIANT[3]) is Chaak'Bot's
+(nakum_env/chaakbot.py; the bot is competitor 1 and uses seat 1's rows).
 """
 
 from nakum_env.data import (
@@ -62,7 +63,7 @@ END_NAMES = ("not over", "two offerings", "round cap")
 N_OPTION_SLOTS = MAX_POSITIONS * 2 * MAX_OPTIONS  # [position, side, option]
 CUBE_PITUK = N_OPTION_SLOTS  # + Pituk space
 CUBE_INCREASE = N_OPTION_SLOTS + PITUK_SPACES  # the first-round block on "Increase the clan"
-CUBE_START = CUBE_INCREASE + 1  # Chaak'Bot's block on the start-player space (solo, reserved)
+CUBE_START = CUBE_INCREASE + 1  # Chaak'Bot's block on the start-player space (solo)
 N_CUBE_TARGETS = CUBE_START + 1
 N_SEAT_OFFSETS = MAX_PLAYERS - 1  # other players, as seats after the actor
 
@@ -217,7 +218,7 @@ OFFERINGS_DONE = _fields.add(MAX_PLAYERS, "OFFERINGS_DONE", 0, NUM_OFFERINGS)  #
 FIRST_OFFERING = _fields.add(
     MAX_PLAYERS, "FIRST_OFFERING", 0, NUM_OFFERINGS
 )  # [seat] 1 + how many Offerings preceded its first; 0 none
-# Reserved for the next issue (zero in the base game).
+# Reserved for the Cenote branch (zero in the base game); VARIANT[3] and the BOT_* block are solo's.
 VARIANT = _fields.add(4, "VARIANT", 0, 1)  # cenote, destiny, forest, solo-hard flags
 TSEEK_SUPPLY = _fields.add(1, "TSEEK_SUPPLY", 0, 0)  # tseek' left on the Cenote tile
 CENOTE_USED = _fields.add(MAX_PLAYERS, "CENOTE_USED", 0, 0)  # [seat] sent a worker to the Cenote this round
