@@ -41,25 +41,14 @@ from nakum_env.data import (
     OFFERING_SACRIFICE,
     OFFERINGS_SHOWN,
     OPTION_EXISTS,
+    PITUK_SPACES,
     SOLO_HERITAGE_DEALT,
     STEAL_COST,
     STEAL_OPTIONS,
     STEAL_VP,
     VP,
 )
-from nakum_env.kernels import (
-    any_cube,
-    can_pay,
-    day_step,
-    effect_step,
-    end_day,
-    pay,
-    res_at,
-    set_effect,
-    take_market_slot,
-)
 from nakum_env.state import (
-    AVAILABLE,
     BOT_ACTED,
     BOT_DECK,
     BOT_DECK_COUNT,
@@ -80,6 +69,7 @@ from nakum_env.state import (
     LEADER,
     MARKET_OWNER,
     MARKET_SLOT,
+    N_OPTION_SLOTS,
     NO_CARD,
     OFFER_SLOT,
     OFFER_TAKEN,
@@ -90,8 +80,10 @@ from nakum_env.state import (
     OPTION_CUBE,
     P_SOLO_HARD,
     PHASE,
-    PHASE_DAY,
+    PHASE_EFFECT,
+    PITUK_CUBE,
     POSITIONS,
+    RES,
     REVEALED,
     START,
     START_BLOCKED,
@@ -104,6 +96,46 @@ from treasure_core.header import CURRENT_PLAYER, RNG
 from treasure_core.rng import rng_below, rng_shuffle
 
 HUMAN = 0
+
+
+# -- small helpers (chaakbot.py does not import kernels.py, which calls it) -------------------------
+@njit(cache=True, inline="always")
+def res_at(p, r):
+    return RES + p * NUM_RES + r
+
+
+@njit(cache=True)
+def can_pay(state, p, cost):
+    for r in range(NUM_RES):
+        if state[res_at(p, r)] < cost[r]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def pay(state, p, cost):
+    for r in range(NUM_RES):
+        state[res_at(p, r)] -= cost[r]
+
+
+@njit(cache=True)
+def take_market_slot(state, slot):
+    """Remove the card in `slot`; the cards to its right shift left."""
+    for s in range(slot, MARKET_SHOWN - 1):
+        state[MARKET_SLOT + s] = state[MARKET_SLOT + s + 1]
+    state[MARKET_SLOT + MARKET_SHOWN - 1] = NO_CARD
+
+
+@njit(cache=True)
+def any_cube(state):
+    """A black cube on the board (what the free-an-Encampment icon can remove)."""
+    for slot in range(N_OPTION_SLOTS):
+        if state[OPTION_CUBE + slot]:
+            return True
+    for space in range(PITUK_SPACES):
+        if state[PITUK_CUBE + space]:
+            return True
+    return state[INCREASE_BLOCKED] == 1 or state[START_BLOCKED] == 1
 
 
 @njit(cache=True, inline="always")
@@ -272,7 +304,9 @@ def market(state):
                 state[res_at(HUMAN, VP)] -= taken
                 state[res_at(BOT_SEAT, VP)] += taken
         elif icon == ICON_FREE and any_cube(state):
-            set_effect(state, EFFECT_FREE, card)
+            state[EFFECT] = EFFECT_FREE
+            state[EFFECT_CARD] = card
+            state[PHASE] = PHASE_EFFECT
             state[CURRENT_PLAYER] = HUMAN
         return
 
@@ -348,16 +382,6 @@ def finish_card(state):
     state[BOT_ACTED] += 1
 
 
-@njit(cache=True)
-def human_or_night(state):
-    """The human's next worker, or the end of the day once every worker is placed."""
-    if state[AVAILABLE + HUMAN] > 0:
-        state[PHASE] = PHASE_DAY
-        state[CURRENT_PLAYER] = HUMAN
-    else:
-        end_day(state)
-
-
 # -- hooks called from kernels.py ------------------------------------------------------------------
 @njit(cache=True)
 def start_day(state):
@@ -368,28 +392,6 @@ def start_day(state):
     offering_check(state)
     if state[START] == BOT_SEAT and cards_left(state):
         play_card(state)
-
-
-@njit(cache=True)
-def step(state, action):
-    """The human's decision in the day or the effect phase, then Chaak'Bot's turn (its next card,
-    after each of the human's turns), then the human's next worker or the night. A pending
-    icon of the bot's own card (the human chose its cube) resumes that card: its combo."""
-    card = state[EFFECT_CARD]
-    bots_icon = state[EFFECT] != EFFECT_NONE and card != NO_CARD and state[MARKET_OWNER + card] == BOT_MARK
-    if state[PHASE] == PHASE_DAY:
-        day_step(state, HUMAN, action)
-    else:
-        effect_step(state, HUMAN, action)
-    if state[EFFECT] != EFFECT_NONE:
-        return  # the human resolves an icon of its own card first
-    if bots_icon:
-        finish_card(state)
-    elif cards_left(state):
-        play_card(state)
-        if state[EFFECT] != EFFECT_NONE:
-            return
-    human_or_night(state)
 
 
 @njit(cache=True)

@@ -4,6 +4,7 @@ the contract in docs/architecture.md; the batch forms are generated into batch.p
 import numpy as np
 from numba import njit
 
+from nakum_env import chaakbot
 from nakum_env.data import (
     BLACK_CUBES,
     BOARD_TILES,
@@ -63,6 +64,7 @@ from nakum_env.data import (
 )
 from nakum_env.state import (
     AVAILABLE,
+    BOT_MARK,
     CLAN,
     CUBE_INCREASE,
     CUBE_PITUK,
@@ -565,7 +567,7 @@ def init(state: np.ndarray, params: np.ndarray, seed: int) -> None:
     state[PHASE] = PHASE_HERITAGE
     state[CURRENT_PLAYER] = 0
     if n == 1:  # solo (chaakbot.py): 4 Heritage cards, no blocks, Chaak'Bot's deck, the bot starts
-        solo_setup(state, params, heritage[n * HERITAGE_DEALT :])
+        chaakbot.setup(state, params, heritage[n * HERITAGE_DEALT :])
 
 
 # -- the day -----------------------------------------------------------------------------------
@@ -575,7 +577,7 @@ def start_day(state):
     state[LEADER] = state[START]
     state[CURRENT_PLAYER] = state[START]
     if state[NUM_PLAYERS] == 1:  # solo: Chaak'Bot draws, may make an Offering, may act first
-        solo_start_day(state)
+        chaakbot.start_day(state)
 
 
 @njit(cache=True)
@@ -637,7 +639,7 @@ def night(state):
         state[INCREASE_BLOCKED] = 0
         state[CUBE_RESERVE] += 1
     if n == 1:  # solo: Chaak'Bot's cube leaves the start-player space; its cards are discarded
-        solo_night(state)
+        chaakbot.night(state)
     state[ROUND] += 1
     start_day(state)
 
@@ -902,12 +904,31 @@ def resample_hidden(state: np.ndarray, player: int, seed: int) -> None:
             state[TILE_AT + position] = tiles[k]
             k += 1
     if n == 1:  # solo: Chaak'Bot's deck order and orientations, hard mode's face-down cards
-        solo_resample(state)
+        chaakbot.resample(state)
 
 
-# -- solo: Chaak'Bot (chaakbot.py imports this module's helpers; numba binds these at compile time)
-from nakum_env.chaakbot import night as solo_night  # noqa: E402
-from nakum_env.chaakbot import resample as solo_resample  # noqa: E402
-from nakum_env.chaakbot import setup as solo_setup  # noqa: E402
-from nakum_env.chaakbot import start_day as solo_start_day  # noqa: E402
-from nakum_env.chaakbot import step as solo_step  # noqa: E402
+# -- solo: the human's decision, then Chaak'Bot's turn (its rules in chaakbot.py) ------------------
+@njit(cache=True)
+def solo_step(state, action):
+    """The human's decision in the day or the effect phase; then Chaak'Bot's next card (after
+    each of the human's turns), then the human's next worker or the end of the day. A pending
+    icon of the bot's own card (the human chose its cube) resumes that card: its combo."""
+    card = state[EFFECT_CARD]
+    bots_icon = state[EFFECT] != EFFECT_NONE and card != NO_CARD and state[MARKET_OWNER + card] == BOT_MARK
+    if state[PHASE] == PHASE_DAY:
+        day_step(state, 0, action)
+    else:
+        effect_step(state, 0, action)
+    if state[EFFECT] != EFFECT_NONE:
+        return  # the human resolves an icon of its own card first
+    if bots_icon:
+        chaakbot.finish_card(state)
+    elif chaakbot.cards_left(state):
+        chaakbot.play_card(state)
+        if state[EFFECT] != EFFECT_NONE:
+            return
+    if state[AVAILABLE] > 0:  # the human's next worker, or the end of the day
+        state[PHASE] = PHASE_DAY
+        state[CURRENT_PLAYER] = 0
+    else:
+        end_day(state)
