@@ -57,6 +57,7 @@ from nakum_env.kernels import (
     SPACE_BASE,
     START_ACTION,
     STEAL_BASE,
+    competitors,
     legal_mask,
 )
 from nakum_env.state import (
@@ -79,7 +80,6 @@ from nakum_env.state import (
     TILE_AT,
 )
 from treasure_core.agents import KernelBot
-from treasure_core.header import NUM_PLAYERS
 from treasure_core.kernels import tie_key
 
 GOOD_VALUE = (1.0 / 3.0, 0.5, 1.0)  # final-score value of one corn, skin, mask
@@ -214,7 +214,7 @@ def effect_value(state, p, action, needs):
         target = action - FREE_BASE
         return 1.0 if target < N_OPTION_SLOTS else 0.5
     option, offset = divmod(action - STEAL_BASE, N_SEAT_OFFSETS)
-    victim = (p + offset + 1) % state[NUM_PLAYERS]
+    victim = (p + offset + 1) % competitors(state)  # solo: Chaak'Bot
     card = state[EFFECT_CARD]
     zero = np.zeros(NUM_RES, np.int32)
     taken = min(STEAL_VP[card, option], state[RES + victim * NUM_RES + VP])

@@ -13,13 +13,13 @@ skull, reserved for the Cenote expansion; always 0 in the base game's tables).
 
 import numpy as np
 
-MIN_PLAYERS = 2
-MAX_PLAYERS = 4  # seats; the solo mode (next issue) puts Chaak'Bot in seat 1
+MIN_PLAYERS = 1  # 1: solo against Chaak'Bot (in-kernel, competitor 1)
+MAX_PLAYERS = 4  # seats; the solo mode keeps Chaak'Bot's warehouse and cards in seat 1's rows
 WORKERS_PER_COLOUR = 4  # SOURCE: rulebook (16 workers, 4 per colour)
 START_WORKERS = 2  # SOURCE: rulebook (2 to the player, 2 to the reserve)
 MIN_WORKERS = 2  # SOURCE: rulebook, the golden rule
 BLACK_CUBES = 17  # SOURCE: rulebook
-HERITAGE_DEALT = 3  # SOURCE: rulebook (4 for the solo player, next issue)
+HERITAGE_DEALT = 3  # SOURCE: rulebook (the solo player gets SOLO_HERITAGE_DEALT)
 MARKET_SHOWN = 5  # SOURCE: rulebook
 OFFERINGS_SHOWN = 2  # SOURCE: rulebook
 # A guard, not a rule: a game that a fixed strategy prolongs for ever (no one ever completes
@@ -29,7 +29,7 @@ MAX_ROUNDS = 60
 OFFERINGS_TO_END = 2  # SOURCE: rulebook
 PITUK_SPACES = 2  # SOURCE: rulebook ("can be used 2 times before being used up")
 BOARD_TILES = 6  # SOURCE: rulebook (6 of the 8 around the Pyramid; the Forest variant: 8)
-REVEAL_AT_SETUP = (0, 0, 1, 2, 2)  # [players] SOURCE: rulebook (2 tiles; 1 with 2 players)
+REVEAL_AT_SETUP = (0, 1, 1, 2, 2)  # [players] SOURCE: rulebook (2 tiles; 1 with 2 players and solo)
 CORN_PER_VP, SKIN_PER_VP, MASK_PER_VP = 3, 2, 1  # SOURCE: rulebook, final score
 
 CORN, SKIN, MASK, VP, TSEEK = 0, 1, 2, 3, 4
@@ -235,11 +235,12 @@ assert (_SOURCES.any(1).sum(0) >= 3).all()
 # Every Offering is payable from every clan's warehouse (limits cover the costs).
 assert (OFFERING_COST[:, :GOODS].max(0) <= CLAN_LIMIT.min(0)).all()
 # The black cubes suffice: every Encampment option, both Pituk spaces, the first-round block
-# on "Increase the clan" and Chaak'Bot's start-player cube (solo, next issue).
+# on "Increase the clan" and Chaak'Bot's start-player cube (solo).
 assert OPTION_EXISTS.sum() + PITUK_SPACES + 2 <= BLACK_CUBES
 
 # -- Cenote, Destiny, Forest (issue 16; nakum_env/cenote.py) ---------------------------------
-TSEEK_START = (0, 0, 4, 5, 6)  # [players] SOURCE: rulebook (4/5/6 tseek' for 2/3/4 players)
+# [players] SOURCE: rulebook (4/5/6 tseek' for 2/3/4 players; solo takes the 2-player preparation)
+TSEEK_START = (0, 4, 4, 5, 6)
 MAX_TSEEK = max(TSEEK_START)
 TSEEK_OFFERING_VP = 4  # SOURCE: rulebook, each tseek' on a completed Offering
 TSEEK_WAREHOUSE_VP = 3  # SOURCE: rulebook, each tseek' in the warehouse
@@ -273,3 +274,89 @@ DESTINY_COUNT = np.array([d[1] for d in DESTINY], np.int32)
 DESTINY_GOODS = np.array([d[2] for d in DESTINY], np.int32)
 assert (DESTINY_COUNT[DESTINY_KIND == DESTINY_HERITAGE] <= HERITAGE_DEALT).all()
 assert (DESTINY_GOODS[:, :GOODS] <= CLAN_LIMIT.min(0)).all()  # every clan can store each lower goal
+# -- solo: Chaak'Bot -------------------------------------------------------------------------
+# SOURCE: rulebook for the counts and the rules (8 cards with two orientations, 3 drawn per
+# round, hearts checked for sacrifices, centre symbols for combos, a Mask or the starting
+# player as combo bonus, tile numbers clockwise from 12 o'clock); the card faces are ASSUMED
+# (no public list), except card 0's first orientation, the rulebook's example ("blocking the
+# Encampment on the right of tile no. 5, gets a Skin and explores tile 1 ... the first of the
+# combos ... a Mask"). A top holds up to BOT_ACTIONS actions, done left to right: a gain of
+# goods and VP, the Market, or a tile action (tile no. k: explore it while face down, block the
+# Encampment on `side` once face up). A Market icon is always a top's last action, so that the
+# human's choice of cube for a free-an-Encampment card comes just before the combo.
+SOLO_HERITAGE_DEALT = 4  # SOURCE: rulebook (the human player gets 4 Heritage cards)
+SOLO_SETUP_PLAYERS = 2  # SOURCE: rulebook (the 2-player preparation: 1 tile revealed)
+BOT_SEAT = 1  # Chaak'Bot is competitor 1: its warehouse and cards use seat 1's rows
+NUM_BOT_CARDS = 8  # SOURCE: rulebook
+BOT_DRAW = 3  # SOURCE: rulebook
+BOT_ACTIONS = 3
+BOT_NONE, BOT_GAIN, BOT_MARKET, BOT_TILE = 0, 1, 2, 3
+BOT_ACTION_NAMES = ("none", "gain", "Market", "tile")
+COMBO_NONE, COMBO_MASK, COMBO_START = 0, 1, 2
+COMBO_NAMES = ("none", "Mask", "starting player")
+LEFT, RIGHT = 0, 1
+
+
+def gain_action(corn: int = 0, skin: int = 0, mask: int = 0, vp: int = 0) -> tuple:
+    return (BOT_GAIN, amount(corn, skin, mask, vp), 0, LEFT)
+
+
+def tile_action(number: int, side: int) -> tuple:
+    return (BOT_TILE, NONE, number, side)
+
+
+MARKET_ICON_ACTION = (BOT_MARKET, NONE, 0, LEFT)
+BOT_CARDS = (
+    # [orientation] (actions left to right, centre symbol, hearts)
+    (
+        # SOURCE: rulebook example (block right of tile 5, a Skin, explore tile 1; the Mask combo)
+        ((tile_action(5, RIGHT), gain_action(skin=1), tile_action(1, LEFT)), COMBO_MASK, 0),
+        ((gain_action(corn=1), MARKET_ICON_ACTION), COMBO_START, 1),
+    ),
+    (
+        ((gain_action(corn=1), tile_action(3, LEFT)), COMBO_MASK, 0),
+        ((gain_action(vp=1), MARKET_ICON_ACTION), COMBO_NONE, 0),
+    ),
+    (
+        ((gain_action(vp=1), tile_action(2, RIGHT)), COMBO_START, 0),
+        ((gain_action(corn=2), tile_action(6, LEFT)), COMBO_NONE, 1),
+    ),
+    (
+        ((tile_action(4, LEFT), gain_action(skin=1)), COMBO_NONE, 1),
+        ((gain_action(corn=1), MARKET_ICON_ACTION), COMBO_MASK, 0),
+    ),
+    (
+        ((tile_action(1, RIGHT), MARKET_ICON_ACTION), COMBO_START, 0),
+        ((gain_action(skin=1), tile_action(4, RIGHT)), COMBO_NONE, 0),
+    ),
+    (
+        ((gain_action(corn=2), tile_action(5, LEFT)), COMBO_MASK, 0),
+        ((tile_action(2, LEFT), gain_action(vp=1)), COMBO_START, 1),
+    ),
+    (
+        ((gain_action(skin=1), MARKET_ICON_ACTION), COMBO_NONE, 1),
+        ((tile_action(6, RIGHT), gain_action(mask=1)), COMBO_MASK, 0),
+    ),
+    (
+        ((tile_action(3, RIGHT), MARKET_ICON_ACTION), COMBO_START, 0),
+        ((gain_action(corn=1, skin=1),), COMBO_NONE, 1),
+    ),
+)
+assert len(BOT_CARDS) == NUM_BOT_CARDS
+BOT_KIND = np.zeros((NUM_BOT_CARDS, 2, BOT_ACTIONS), np.int32)  # [card, orientation, i] BOT_*
+BOT_GAIN_OF = np.zeros((NUM_BOT_CARDS, 2, BOT_ACTIONS, NUM_RES), np.int32)
+BOT_POSITION = np.zeros((NUM_BOT_CARDS, 2, BOT_ACTIONS), np.int32)  # tile no. k is position k - 1
+BOT_SIDE = np.zeros((NUM_BOT_CARDS, 2, BOT_ACTIONS), np.int32)
+BOT_COMBO = np.zeros((NUM_BOT_CARDS, 2), np.int32)  # [card, orientation] centre symbol COMBO_*
+BOT_HEARTS = np.zeros((NUM_BOT_CARDS, 2), np.int32)
+for _c, _card in enumerate(BOT_CARDS):
+    for _o, (_actions, _combo, _hearts) in enumerate(_card):
+        assert all(a[0] != BOT_MARKET for a in _actions[:-1]), "a Market icon is a top's last action"
+        BOT_COMBO[_c, _o] = _combo
+        BOT_HEARTS[_c, _o] = _hearts
+        for _i, (_kind, _gain, _number, _side) in enumerate(_actions):
+            BOT_KIND[_c, _o, _i] = _kind
+            BOT_GAIN_OF[_c, _o, _i] = _gain
+            BOT_POSITION[_c, _o, _i] = _number - 1
+            BOT_SIDE[_c, _o, _i] = _side
+assert (BOT_POSITION < BOARD_TILES).all()

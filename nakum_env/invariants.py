@@ -9,6 +9,13 @@ import numpy as np
 from nakum_env import cenote, data, kernels
 from nakum_env.state import (
     AVAILABLE,
+    BOT_ACTED,
+    BOT_DECK,
+    BOT_DECK_COUNT,
+    BOT_DRAWN,
+    BOT_FACE_DOWN,
+    BOT_MARK,
+    BOT_ORIENT,
     CENOTE,
     CENOTE_USED,
     CENOTE_WORKERS,
@@ -90,6 +97,7 @@ from nakum_env.state import (
     V_CENOTE,
     V_DESTINY,
     V_FOREST,
+    V_SOLO_HARD,
     VARIANT,
 )
 from treasure_core.header import CURRENT_PLAYER, NUM_PLAYERS, TERMINAL
@@ -107,6 +115,8 @@ _SEAT_MARKS = (
     ("OFFERING_OWNER", OFFERING_OWNER, data.NUM_OFFERINGS),
     ("HERITAGE_HOLDER", HERITAGE_HOLDER, data.NUM_HERITAGE),
 )
+_BOT_MARKS = ("EXPLORER", "ENCAMP_WORKER", "MARKET_OWNER", "OFFERING_OWNER")  # solo: Chaak'Bot's too
+_BOT_ROWS = ("OFFERINGS_DONE", "FIRST_OFFERING")  # solo: seat 1's row is Chaak'Bot's
 _SEAT_ROWS = (
     ("PENDING", PENDING),
     ("CLAN", CLAN),
@@ -131,14 +141,21 @@ def check_invariants(state: np.ndarray) -> None:
     assert phase in (PHASE_HERITAGE, PHASE_REVEAL, PHASE_DAY, PHASE_EFFECT), f"phase {phase}"
     assert (s[EFFECT] != EFFECT_NONE) == (phase == PHASE_EFFECT), "an effect pending outside its phase"
     positions = s[POSITIONS]
+    solo = n == 1  # Chaak'Bot (seat 1's rows, marks BOT_MARK) is competitor 1
+    competitors = int(kernels.competitors(state))
     # Seats: every seat mark (seat + 1) and seat index names a seat in the game.
-    assert s[START] < n and s[LEADER] < n, f"START {s[START]} / LEADER {s[LEADER]}: no such seat"
+    assert s[START] < competitors and s[LEADER] < competitors, (
+        f"START {s[START]} / LEADER {s[LEADER]}: no such seat"
+    )
     assert s[LAST_ACTOR] < n and (s[LAST_ACTION] == -1) == (s[LAST_ACTOR] == -1), "LAST_ACTION / LAST_ACTOR"
     for name, start, size in _SEAT_MARKS:
         marks = s[start : start + size]
-        assert max(marks) <= n, f"{name}: seat mark {max(marks)} with {n} players"
+        top = competitors if name in _BOT_MARKS else n
+        assert max(marks) <= top, f"{name}: seat mark {max(marks)} with {n} players"
     for name, start in _SEAT_ROWS:
         row = s[start + n : start + P]
+        if solo and name in _BOT_ROWS:
+            row = row[1:]
         assert all(v == (-1 if start == PENDING else 0) for v in row), f"{name}: an empty seat has {row}"
     _check_expansions(s, n)  # Cenote, Destiny, Forest (below)
     # Tiles: distinct ids on the board; the others are in the box.
@@ -184,7 +201,7 @@ def check_invariants(state: np.ndarray) -> None:
     owners = s[MARKET_OWNER : MARKET_OWNER + data.NUM_MARKET]
     owned_cards = [c for c in range(data.NUM_MARKET) if owners[c]]
     assert sorted(market_deck + shown + owned_cards) == list(range(data.NUM_MARKET)), "Market cards"
-    assert all(0 <= o <= n for o in owners)
+    assert all(0 <= o <= competitors for o in owners)
     where = s[OFFERING_WHERE : OFFERING_WHERE + data.NUM_OFFERINGS]
     offer_deck = s[OFFER_DECK : OFFER_DECK + s[OFFER_DECK_COUNT]]
     offer_shown = [c for c in s[OFFER_SLOT : OFFER_SLOT + data.OFFERINGS_SHOWN] if c != NO_CARD]
@@ -197,9 +214,9 @@ def check_invariants(state: np.ndarray) -> None:
         assert (where[c] == OFFER_TAKEN) == (offer_owner[c] != 0), f"Offering {c}"
     holder = s[HERITAGE_HOLDER : HERITAGE_HOLDER + data.NUM_HERITAGE]
     played = s[HERITAGE_PLAYED : HERITAGE_PLAYED + data.NUM_HERITAGE]
-    dealt = data.HERITAGE_DEALT
+    dealt = data.SOLO_HERITAGE_DEALT if solo else data.HERITAGE_DEALT
     for p in range(n):
-        assert sum(1 for h in holder if h == p + 1) == dealt, f"seat {p} does not hold its 3 Heritage cards"
+        assert sum(1 for h in holder if h == p + 1) == dealt, f"seat {p} does not hold its {dealt} Heritage"
     assert all(not played[c] or holder[c] for c in range(data.NUM_HERITAGE)), "a boxed card was played"
     # Cubes conserved: 17 = reserve + Encampment options + Pituk + the set-up and solo blocks.
     cubes = s[CUBE_RESERVE] + sum(s[OPTION_CUBE : OPTION_CUBE + 32]) + sum(s[PITUK_CUBE : PITUK_CUBE + 2])
@@ -243,15 +260,23 @@ def check_invariants(state: np.ndarray) -> None:
         assert s[OFFERINGS_DONE + p] == done, f"seat {p}: offerings"
         assert (s[FIRST_OFFERING + p] > 0) == (done > 0)
         taken += done
+    if solo:
+        done = sum(1 for c in offer_owner if c == BOT_MARK)
+        assert s[OFFERINGS_DONE + data.BOT_SEAT] == done, "Chaak'Bot's offerings"
+        assert (s[FIRST_OFFERING + data.BOT_SEAT] > 0) == (done > 0), "Chaak'Bot's first offering"
+        taken += done
     assert s[OFFERINGS_MADE] == taken, "offerings made"
     assert len({s[CLAN + p] for p in range(n)}) == n, "two players share a clan"
     for seat in range(n, P):
-        assert s[OWNED + seat] == 0 and not any(s[RES + seat * R : RES + seat * R + R]), "an empty seat plays"
+        assert s[OWNED + seat] == 0, "an empty seat plays"
+        if not (solo and seat == data.BOT_SEAT):
+            assert not any(s[RES + seat * R : RES + seat * R + R]), "an empty seat has resources"
+    _check_bot(s, solo)
     # Scores recomputed: Offerings + Market + VP + goods at 3 / 2 / 1 per VP.
     points = np.zeros(P, np.int64)
     ties = np.zeros(P, np.int64)
     kernels.scores(state, points, ties)
-    for p in range(n):
+    for p in range(competitors):
         res = s[RES + p * R : RES + p * R + R]
         expected = res[data.VP] + res[data.CORN] // 3 + res[data.SKIN] // 2 + res[data.MASK]
         expected += sum(
@@ -266,7 +291,8 @@ def check_invariants(state: np.ndarray) -> None:
     if s[TERMINAL]:
         assert s[END_CONDITION] in (END_OFFERINGS, END_ROUND_CAP)
         if s[END_CONDITION] == END_OFFERINGS:
-            assert max(s[OFFERINGS_DONE : OFFERINGS_DONE + n]) >= data.OFFERINGS_TO_END, "ended early"
+            done = s[OFFERINGS_DONE : OFFERINGS_DONE + competitors]
+            assert max(done) >= data.OFFERINGS_TO_END, "ended early"
         else:
             assert s[ROUND] >= data.MAX_ROUNDS, "the round cap before its round"
         assert all(s[AVAILABLE + p] == 0 for p in range(n)), "ended before the round was over"
@@ -294,7 +320,11 @@ def check_invariants(state: np.ndarray) -> None:
     if effect in (EFFECT_STEAL, EFFECT_FREE):
         icon = data.ICON_STEAL if effect == EFFECT_STEAL else data.ICON_FREE
         assert card != NO_CARD and data.MARKET_ICON[card] == icon, f"EFFECT_CARD {card} for effect {effect}"
-        assert owners[card] == s[CURRENT_PLAYER] + 1, f"EFFECT_CARD {card}: not the actor's card"
+        # solo: the human chooses the cube of Chaak'Bot's free-an-Encampment card
+        bots = solo and effect == EFFECT_FREE and owners[card] == BOT_MARK
+        assert bots or owners[card] == s[CURRENT_PLAYER] + 1, f"EFFECT_CARD {card}: not the actor's card"
+        if bots:
+            assert s[BOT_ACTED] < data.BOT_DRAW and s[BOT_DRAWN] != NO_CARD, "BOT_ACTED: no card in play"
     elif effect == EFFECT_FAVOUR:
         assert card == NO_CARD or (
             data.MARKET_ICON[card] == data.ICON_PITUK and owners[card] == s[CURRENT_PLAYER] + 1
@@ -313,6 +343,13 @@ def check_invariants(state: np.ndarray) -> None:
     if s[PAY_ACTION] >= 0:
         _check_payment(state, s)
     # A live state always has a legal action.
+    if solo and phase in (PHASE_DAY, PHASE_EFFECT):
+        drawn = s[BOT_DRAWN : BOT_DRAWN + data.BOT_DRAW]
+        assert all(c != NO_CARD for c in drawn) or s[BOT_ACTED] == 0, "BOT_ACTED while Chaak'Bot rests"
+        for k in range(data.BOT_DRAW):
+            in_play = k == s[BOT_ACTED] and effect == EFFECT_FREE and owners[card] == BOT_MARK
+            played = k < s[BOT_ACTED] or in_play
+            assert not (played and drawn[k] >= BOT_FACE_DOWN), f"BOT_DRAWN[{k}]: played face down"
     mask = np.zeros(N_ACTIONS, np.int8)
     assert kernels.legal_mask(state, s[CURRENT_PLAYER], mask) > 0, "a live game with no legal action"
 
@@ -406,3 +443,24 @@ def _check_payment(state: np.ndarray, s: list[int]) -> None:
     assert cenote.costs_goods(before, p, action), f"PAY_ACTION {action}: costs no good"
     for g in range(data.GOODS):
         assert s[PAY_WILD + g] <= cenote.cost_of(before, p, action, g), f"PAY_WILD[{g}] beyond the cost"
+
+
+def _check_bot(s: list[int], solo: bool) -> None:
+    """Chaak'Bot's 8 cards: each once across its deck, the day's draw and the discard pile (the
+    rest); face down only in hard mode; the solo fields stay zero with 2-4 players."""
+    deck = s[BOT_DECK : BOT_DECK + s[BOT_DECK_COUNT]]
+    drawn = s[BOT_DRAWN : BOT_DRAWN + data.BOT_DRAW]
+    hard = s[VARIANT + V_SOLO_HARD]
+    if not solo:
+        assert hard == 0 and s[START_BLOCKED] == 0, "VARIANT / START_BLOCKED: solo fields with 2-4 players"
+        cards = data.NUM_BOT_CARDS
+        assert not any(s[BOT_DECK : BOT_DECK + cards]), "BOT_DECK: Chaak'Bot's cards outside solo"
+        assert s[BOT_DECK_COUNT] == 0, "BOT_DECK_COUNT: Chaak'Bot's deck outside solo"
+        assert not any(s[BOT_ORIENT : BOT_ORIENT + cards]), "BOT_ORIENT: Chaak'Bot's cards outside solo"
+        assert s[BOT_ACTED] == 0 and not any(drawn), "BOT_ACTED / BOT_DRAWN: Chaak'Bot's turn outside solo"
+        return
+    cards = [c - BOT_FACE_DOWN if c >= BOT_FACE_DOWN else c for c in drawn if c != NO_CARD]
+    assert len(set(deck + cards)) == len(deck) + len(cards), f"BOT_DECK {deck} / BOT_DRAWN {drawn}: twice"
+    assert hard or all(c < BOT_FACE_DOWN for c in drawn), "BOT_DRAWN: a card face down in normal mode"
+    assert all(c != NO_CARD for c in drawn) or all(c == NO_CARD for c in drawn), f"BOT_DRAWN {drawn}: partly"
+    assert s[BOT_ACTED] == 0 or drawn[0] != NO_CARD, "BOT_ACTED with no cards drawn"

@@ -4,7 +4,7 @@ the contract in docs/architecture.md; the batch forms are generated into batch.p
 import numpy as np
 from numba import njit
 
-from nakum_env import cenote
+from nakum_env import cenote, chaakbot
 from nakum_env.data import (
     BLACK_CUBES,
     BOARD_TILES,
@@ -67,6 +67,7 @@ from nakum_env.data import (
 )
 from nakum_env.state import (
     AVAILABLE,
+    BOT_MARK,
     CLAN,
     CUBE_INCREASE,
     CUBE_PITUK,
@@ -144,6 +145,7 @@ from nakum_env.state import (
     REVEALS_LEFT,
     ROUND,
     SACRIFICED,
+    SOLO_COMPETITORS,
     SPACE,
     SPACE_WORKER,
     START,
@@ -462,8 +464,10 @@ def day_legal_mask(state, p, mask):
             count += 1
     if state[VARIANT + V_CENOTE]:
         count += cenote.cenote_legal_mask(state, p, mask)
-    # The Forest: the Pituk from the first turn.
-    if (state[VARIANT + V_FOREST] or all_explored(state)) and free_pituk_space(state) >= 0:
+    # The Pituk wakes when every tile is explored; in the Forest and in solo, from the start.
+    if (state[VARIANT + V_FOREST] or all_explored(state) or state[NUM_PLAYERS] == 1) and free_pituk_space(
+        state
+    ) >= 0:
         mask[PITUK_ACTION] = 1
         count += 1
     if state[START_WORKER] == 0 and state[START] != p and state[START_BLOCKED] == 0:
@@ -484,7 +488,7 @@ def effect_legal_mask(state, p, mask):
         card = state[EFFECT_CARD]
         for o in range(STEAL_OPTIONS):
             if STEAL_VP[card, o] > 0 and can_pay(state, p, STEAL_COST[card, o]):
-                for offset in range(1, state[NUM_PLAYERS]):
+                for offset in range(1, competitors(state)):  # solo: Chaak'Bot is the victim
                     mask[STEAL_BASE + o * N_SEAT_OFFSETS + offset - 1] = 1
                     count += 1
     elif effect == EFFECT_FREE:
@@ -603,6 +607,8 @@ def init(state: np.ndarray, params: np.ndarray, seed: int) -> None:
         cenote.cenote_setup(state)
     if state[VARIANT + V_DESTINY]:
         cenote.deal_destiny(state)
+    if n == 1:  # solo (chaakbot.py): 4 Heritage cards, no blocks, Chaak'Bot's deck, the bot starts
+        chaakbot.setup(state, params, heritage[n * HERITAGE_DEALT :])
 
 
 # -- the day -----------------------------------------------------------------------------------
@@ -611,6 +617,8 @@ def start_day(state):
     state[PHASE] = PHASE_DAY
     state[LEADER] = state[START]
     state[CURRENT_PLAYER] = state[START]
+    if state[NUM_PLAYERS] == 1:  # solo: Chaak'Bot draws, may make an Offering, may act first
+        chaakbot.start_day(state)
 
 
 @njit(cache=True)
@@ -630,7 +638,7 @@ def next_turn(state):
 @njit(cache=True)
 def end_day(state):
     """End of the game: a player has 2 Offerings and the round is over (no night)."""
-    for p in range(state[NUM_PLAYERS]):
+    for p in range(competitors(state)):  # solo: Chaak'Bot's Offerings end the game too
         if state[OFFERINGS_DONE + p] >= OFFERINGS_TO_END:
             state[END_CONDITION] = END_OFFERINGS
             state[TERMINAL] = 1
@@ -673,6 +681,8 @@ def night(state):
     if state[ROUND] == 1 and state[INCREASE_BLOCKED]:
         state[INCREASE_BLOCKED] = 0
         state[CUBE_RESERVE] += 1
+    if n == 1:  # solo: Chaak'Bot's cube leaves the start-player space; its cards are discarded
+        chaakbot.night(state)
     state[ROUND] += 1
     start_day(state)
 
@@ -786,7 +796,7 @@ def effect_step(state, p, action):
     if effect == EFFECT_STEAL:
         option, offset = divmod(action - STEAL_BASE, N_SEAT_OFFSETS)
         card = state[EFFECT_CARD]
-        victim = (p + offset + 1) % state[NUM_PLAYERS]
+        victim = (p + offset + 1) % competitors(state)
         pay(state, p, STEAL_COST[card, option])
         taken = min(STEAL_VP[card, option], state[res_at(victim, VP)])
         state[res_at(victim, VP)] -= taken
@@ -826,7 +836,7 @@ def step(state: np.ndarray, action: int) -> None:
         state[LAST_ACTION] = -1
         state[LAST_ACTOR] = -1
         state[PHASE] = PHASE_REVEAL
-        state[CURRENT_PLAYER] = state[START]
+        state[CURRENT_PLAYER] = state[START] if state[NUM_PLAYERS] > 1 else 0  # solo: the human reveals
         return
     state[LAST_ACTION] = action
     state[LAST_ACTOR] = p
@@ -839,19 +849,32 @@ def step(state: np.ndarray, action: int) -> None:
         else:
             start_day(state)
         return
+    if state[NUM_PLAYERS] == 1:  # solo: the human's decision, then Chaak'Bot's turn
+        solo_step(state, action)
+        return
+    if not apply_decision(state, p, action):
+        return
+    if state[EFFECT] == EFFECT_NONE:
+        next_turn(state)
+
+
+@njit(cache=True)
+def apply_decision(state, p, action):
+    """Seat p's decision in the day or the effect phase. False while the Cenote's payment waits
+    for the player to say which goods its tseek' replace (the action resolves once it has)."""
+    current = state[PHASE]
     if state[VARIANT + V_CENOTE] and (current == PHASE_DAY or state[EFFECT] == EFFECT_STEAL):
         if cenote.begin_payment(state, p, action):  # first, which goods its tseek' replace
-            return
+            return False
     if state[EFFECT] == EFFECT_PAY:
         if not cenote.pay_choice(state, action):
-            return
+            return False
         resume_paid_action(state, p)
     elif current == PHASE_DAY:
         day_step(state, p, action)
     else:
         effect_step(state, p, action)
-    if state[EFFECT] == EFFECT_NONE:
-        next_turn(state)
+    return True
 
 
 @njit(cache=True)
@@ -895,7 +918,7 @@ def score_of(state, p):
 @njit(cache=True)
 def scores(state: np.ndarray, scores_out: np.ndarray, tiebreaks_out: np.ndarray) -> None:
     """Final scores; the tie-break is the most Jade Masks, then the first to make an Offering."""
-    for p in range(state[NUM_PLAYERS]):
+    for p in range(competitors(state)):  # solo: Chaak'Bot's score as competitor 1
         scores_out[p] = score_of(state, p)
         first = state[FIRST_OFFERING + p]
         tiebreaks_out[p] = state[res_at(p, MASK)] * TIEBREAK_FIRST + (TIEBREAK_FIRST - first if first else 0)
@@ -903,8 +926,8 @@ def scores(state: np.ndarray, scores_out: np.ndarray, tiebreaks_out: np.ndarray)
 
 @njit(cache=True)
 def competitors(state: np.ndarray) -> int:
-    """Only the players compete (Chaak'Bot, next issue, will be competitor 1 in solo)."""
-    return state[NUM_PLAYERS]
+    """The players; in solo the human and Chaak'Bot (competitor 1)."""
+    return SOLO_COMPETITORS if state[NUM_PLAYERS] == 1 else state[NUM_PLAYERS]
 
 
 # -- hidden information ------------------------------------------------------------------------
@@ -969,3 +992,30 @@ def resample_hidden(state: np.ndarray, player: int, seed: int) -> None:
     # Destiny: the others' cards (and the box's) until the end, when every card is shown.
     if state[VARIANT + V_DESTINY] and not state[TERMINAL]:
         cenote.resample_destiny(state, player)
+    if n == 1:  # solo: Chaak'Bot's deck order and orientations, hard mode's face-down cards
+        chaakbot.resample(state)
+
+
+# -- solo: the human's decision, then Chaak'Bot's turn (its rules in chaakbot.py) ------------------
+@njit(cache=True)
+def solo_step(state, action):
+    """The human's decision in the day or the effect phase; then Chaak'Bot's next card (after
+    each of the human's turns), then the human's next worker or the end of the day. A pending
+    icon of the bot's own card (the human chose its cube) resumes that card: its combo."""
+    card = state[EFFECT_CARD]
+    bots_icon = state[EFFECT] != EFFECT_NONE and card != NO_CARD and state[MARKET_OWNER + card] == BOT_MARK
+    if not apply_decision(state, 0, action):
+        return  # the human says which goods its tseek' replace first (Cenote)
+    if state[EFFECT] != EFFECT_NONE:
+        return  # the human resolves an icon of its own card first
+    if bots_icon:
+        chaakbot.finish_card(state)
+    elif chaakbot.cards_left(state):
+        chaakbot.play_card(state)
+        if state[EFFECT] != EFFECT_NONE:
+            return
+    if state[AVAILABLE] > 0:  # the human's next worker, or the end of the day
+        state[PHASE] = PHASE_DAY
+        state[CURRENT_PLAYER] = 0
+    else:
+        end_day(state)

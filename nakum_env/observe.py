@@ -13,6 +13,8 @@ from numba import njit
 from nakum_env import cenote
 from nakum_env.cenote import N_PAY_KINDS
 from nakum_env.data import (
+    BOT_DRAW,
+    BOT_SEAT,
     CLAN_LIMIT,
     GOODS,
     MARKET_SHOWN,
@@ -20,6 +22,7 @@ from nakum_env.data import (
     MAX_PLAYERS,
     MAX_POSITIONS,
     MAX_SPACES,
+    NUM_BOT_CARDS,
     NUM_CLANS,
     NUM_DESTINY,
     NUM_HERITAGE,
@@ -28,12 +31,20 @@ from nakum_env.data import (
     NUM_TILES,
     OFFERINGS_SHOWN,
     PITUK_SPACES,
+    SOLO_HERITAGE_DEALT,
     TSEEK,
     VP,
     WORKERS_PER_COLOUR,
 )
 from nakum_env.state import (
     AVAILABLE,
+    BOT_ACTED,
+    BOT_DECK,
+    BOT_DECK_COUNT,
+    BOT_DRAWN,
+    BOT_FACE_DOWN,
+    BOT_MARK,
+    BOT_ORIENT,
     CENOTE_USED,
     CENOTE_WORKERS,
     CLAN,
@@ -70,6 +81,7 @@ from nakum_env.state import (
     PAY_WILD,
     PENDING,
     PHASE,
+    PHASE_DAY,
     PHASES,
     PITUK_CUBE,
     PITUK_WORKER,
@@ -86,6 +98,7 @@ from nakum_env.state import (
     TILE_AT,
     TSEEK_ON_OFFERINGS,
     TSEEK_SUPPLY,
+    V_SOLO_HARD,
     VARIANT,
 )
 from treasure_core.header import CURRENT_PLAYER, NUM_PLAYERS, TERMINAL
@@ -109,7 +122,7 @@ PUBLIC_LAYOUT = (
     ("option_cube", MAX_POSITIONS * 2 * MAX_OPTIONS),  # [position, side, option] covered
     ("pituk_cube", PITUK_SPACES),  # [space] used up
     ("increase_blocked", 1),  # the set-up cube on "Increase the clan"
-    ("start_blocked", 1),  # reserved (solo)
+    ("start_blocked", 1),  # solo: Chaak'Bot's cube on the start-player space
     ("cube_reserve", 1),  # black cubes off the board / 17
     ("market", MARKET_SHOWN * NUM_MARKET),  # [slot, card] one-hot
     ("market_deck", 1),  # cards left in the Market deck / 22
@@ -128,7 +141,7 @@ SEAT_LAYOUT = (  # one block per seat
     ("workers", 7),  # owned, available, joining tonight, reserve, on the Pyramid, sacrificed, idle; / 4
     ("offerings_done", 1),  # / 2, clipped
     ("first_offering", 1),  # 1 / (1 + the Offerings made before its first); 0 none
-    ("hand_size", 1),  # Heritage cards in hand / 3
+    ("hand_size", 1),  # Heritage cards in hand / 3 (solo: / 4)
     ("heritage_played", NUM_HERITAGE),  # [card] played by this seat
     ("market_owned", NUM_MARKET),  # [card] acquired by this seat
     ("offerings_owned", NUM_OFFERINGS),  # [card] completed by this seat
@@ -172,12 +185,65 @@ EXPANSION_SIZE = sum(size for _, size in EXPANSION_LAYOUT)
 OBS_LAYOUT = OBS_LAYOUT + (("expansions", EXPANSION_SIZE),)  # seats relative, as above
 FULL_LAYOUT = FULL_LAYOUT + (("expansions", EXPANSION_SIZE),)  # seats absolute, every Destiny card
 EXPANSION = offsets(EXPANSION_LAYOUT)
+# solo: Chaak'Bot's block, after the base observation (and the full view) in solo games only.
+BOT_GOODS_SCALE = 10.0  # Chaak'Bot has no warehouse limit: goods / 10, clipped
+BOT_LAYOUT = (
+    ("hard", 1),  # 1: hard mode
+    ("start_marker", 1),  # Chaak'Bot holds the starting player marker
+    ("goods", GOODS),  # corn, skin, mask / 10, clipped
+    ("vp", 1),  # VP tokens / 60, clipped
+    ("offerings_done", 1),  # / 2, clipped
+    ("first_offering", 1),  # 1 / (1 + the Offerings made before its first); 0 none
+    ("market_owned", NUM_MARKET),  # [card] acquired by Chaak'Bot
+    ("offerings_owned", NUM_OFFERINGS),  # [card] completed by Chaak'Bot
+    ("explorer", MAX_POSITIONS),  # [position] its expedition marker there
+    ("encamp_block", MAX_POSITIONS * 2),  # [position, side] its marker on the firepit
+    ("drawn", BOT_DRAW * NUM_BOT_CARDS),  # [slot, card] the day's cards the viewer sees
+    ("drawn_orientation", BOT_DRAW * 2),  # [slot, orientation] of those
+    ("drawn_face_down", BOT_DRAW),  # [slot] a card lies there face down (hard mode)
+    ("played", BOT_DRAW),  # [slot] played today
+    ("resting", 1),  # it completed an Offering this morning and rests
+    ("discard", NUM_BOT_CARDS),  # [card] in the face-up discard pile
+    ("deck", 1),  # cards left in its deck / 8
+)
+BOT_SIZE = sum(size for _, size in BOT_LAYOUT)
+BOT_HIDDEN_LAYOUT = (  # the full view only
+    ("bot_deck_order", NUM_BOT_CARDS),  # [card] place in the deck (1 = next) / 8; 0 not in it
+    ("bot_orientation", NUM_BOT_CARDS),  # [card] orientation of every card
+)
+SOLO_OBS_LAYOUT = OBS_LAYOUT + (("chaakbot", BOT_SIZE),)
+SOLO_FULL_LAYOUT = FULL_LAYOUT + (("chaakbot", BOT_SIZE),) + BOT_HIDDEN_LAYOUT
 OBS = offsets(OBS_LAYOUT)
 FULL = offsets(FULL_LAYOUT)
 SEAT = offsets(SEAT_LAYOUT)
 PUBLIC_SIZE = sum(size for _, size in PUBLIC_LAYOUT)
 OBS_SIZE = sum(size for _, size in OBS_LAYOUT)
 FULL_SIZE = sum(size for _, size in FULL_LAYOUT)
+SOLO_OBS_SIZE = sum(size for _, size in SOLO_OBS_LAYOUT)
+SOLO_FULL_SIZE = sum(size for _, size in SOLO_FULL_LAYOUT)
+BOT = offsets(BOT_LAYOUT)
+SOLO_FULL = offsets(SOLO_FULL_LAYOUT)
+_BOT_OBS = offsets(SOLO_OBS_LAYOUT)["chaakbot"][0]
+_BOT_FULL = SOLO_FULL["chaakbot"][0]
+_BOT_ORDER = SOLO_FULL["bot_deck_order"][0]
+_BOT_ORIENTATION = SOLO_FULL["bot_orientation"][0]
+_B_HARD = BOT["hard"][0]
+_B_START = BOT["start_marker"][0]
+_B_GOODS = BOT["goods"][0]
+_B_VP = BOT["vp"][0]
+_B_OFFERINGS_DONE = BOT["offerings_done"][0]
+_B_FIRST = BOT["first_offering"][0]
+_B_MARKET = BOT["market_owned"][0]
+_B_OFFERINGS = BOT["offerings_owned"][0]
+_B_EXPLORER = BOT["explorer"][0]
+_B_ENCAMP = BOT["encamp_block"][0]
+_B_DRAWN = BOT["drawn"][0]
+_B_DRAWN_ORIENTATION = BOT["drawn_orientation"][0]
+_B_FACE_DOWN = BOT["drawn_face_down"][0]
+_B_PLAYED = BOT["played"][0]
+_B_RESTING = BOT["resting"][0]
+_B_DISCARD = BOT["discard"][0]
+_B_DECK = BOT["deck"][0]
 
 _PHASE = OBS["phase"][0]
 _ROUND = OBS["round"][0]
@@ -310,7 +376,8 @@ def write_seat(state: np.ndarray, seat: int, out: np.ndarray, start: int) -> Non
                 out[start + _S_HERITAGE + card] = 1.0
             else:
                 in_hand += 1
-    out[start + _S_HAND_SIZE] = in_hand / 3.0
+    # / 3 (solo: / the 4 Heritage cards the human holds)
+    out[start + _S_HAND_SIZE] = in_hand / (3.0 if state[NUM_PLAYERS] > 1 else SOLO_HERITAGE_DEALT)
     for card in range(NUM_MARKET):
         if state[MARKET_OWNER + card] == mark:
             out[start + _S_MARKET + card] = 1.0
@@ -351,6 +418,8 @@ def observe(state: np.ndarray, player: int, out: np.ndarray) -> None:
     if state[PENDING + player] != NO_CARD:
         out[_PENDING + state[PENDING + player]] = 1.0
     write_expansions(state, player, False, out, _EXPANSIONS)
+    if n == 1:  # solo: Chaak'Bot as the human sees it
+        write_bot(state, out, _BOT_OBS, False)
 
 
 @njit(cache=True)
@@ -421,3 +490,59 @@ def write_expansions(state: np.ndarray, player: int, everything: bool, out: np.n
         sacrifice, _, _ = cenote.offering_terms(state, payer, action)
         out[start + _X_SACRIFICES] = min(max(sacrifice - state[PAY_SACRIFICE], 0) / 2.0, 1.0)
         out[start + _X_SACRIFICES + 1] = min(state[PAY_SACRIFICE] / 2.0, 1.0)
+    if n == 1:  # solo: Chaak'Bot, every card face up, and its deck
+        write_bot(state, out, _BOT_FULL, True)
+        count = state[BOT_DECK_COUNT]
+        for i in range(count):
+            out[_BOT_ORDER + state[BOT_DECK + i]] = (count - i) / NUM_BOT_CARDS
+        for card in range(NUM_BOT_CARDS):
+            out[_BOT_ORIENTATION + card] = state[BOT_ORIENT + card]
+
+
+@njit(cache=True)
+def write_bot(state: np.ndarray, out: np.ndarray, start: int, everything: bool) -> None:
+    """Chaak'Bot's block into out[start : start + BOT_SIZE]; its face-down cards (hard mode)
+    show only as face down unless `everything` (the full view)."""
+    out[start : start + BOT_SIZE] = 0.0
+    out[start + _B_HARD] = state[VARIANT + V_SOLO_HARD]
+    if state[START] == BOT_SEAT:
+        out[start + _B_START] = 1.0
+    for r in range(GOODS):
+        out[start + _B_GOODS + r] = min(state[RES + BOT_SEAT * NUM_RES + r] / BOT_GOODS_SCALE, 1.0)
+    out[start + _B_VP] = min(state[RES + BOT_SEAT * NUM_RES + VP] / MAX_VP_SCALE, 1.0)
+    out[start + _B_OFFERINGS_DONE] = min(state[OFFERINGS_DONE + BOT_SEAT] / 2.0, 1.0)
+    if state[FIRST_OFFERING + BOT_SEAT]:
+        out[start + _B_FIRST] = 1.0 / state[FIRST_OFFERING + BOT_SEAT]
+    for card in range(NUM_MARKET):
+        if state[MARKET_OWNER + card] == BOT_MARK:
+            out[start + _B_MARKET + card] = 1.0
+    for card in range(NUM_OFFERINGS):
+        if state[OFFERING_OWNER + card] == BOT_MARK:
+            out[start + _B_OFFERINGS + card] = 1.0
+    for position in range(MAX_POSITIONS):
+        if state[EXPLORER + position] == BOT_MARK:
+            out[start + _B_EXPLORER + position] = 1.0
+        for side in range(2):
+            if state[ENCAMP_WORKER + position * 2 + side] == BOT_MARK:
+                out[start + _B_ENCAMP + position * 2 + side] = 1.0
+    discard = np.ones(NUM_BOT_CARDS, np.int32)
+    for i in range(state[BOT_DECK_COUNT]):
+        discard[state[BOT_DECK + i]] = 0
+    for k in range(BOT_DRAW):
+        value = state[BOT_DRAWN + k]
+        if value == NO_CARD:
+            continue
+        card = value - BOT_FACE_DOWN if value >= BOT_FACE_DOWN else value
+        discard[card] = 0
+        if value >= BOT_FACE_DOWN:
+            out[start + _B_FACE_DOWN + k] = 1.0
+        if value < BOT_FACE_DOWN or everything:
+            out[start + _B_DRAWN + k * NUM_BOT_CARDS + card] = 1.0
+            out[start + _B_DRAWN_ORIENTATION + k * 2 + state[BOT_ORIENT + card]] = 1.0
+        if k < state[BOT_ACTED]:
+            out[start + _B_PLAYED + k] = 1.0
+    if state[BOT_DRAWN] == NO_CARD and state[PHASE] >= PHASE_DAY:
+        out[start + _B_RESTING] = 1.0
+    for card in range(NUM_BOT_CARDS):
+        out[start + _B_DISCARD + card] = discard[card]
+    out[start + _B_DECK] = state[BOT_DECK_COUNT] / NUM_BOT_CARDS

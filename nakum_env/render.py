@@ -7,11 +7,24 @@ import numpy as np
 from nakum_env import data
 from nakum_env.cenote import destiny_of, destiny_points
 from nakum_env.data import (
+    BOT_ACTIONS,
+    BOT_COMBO,
+    BOT_DRAW,
+    BOT_GAIN,
+    BOT_GAIN_OF,
+    BOT_HEARTS,
+    BOT_KIND,
+    BOT_MARKET,
+    BOT_POSITION,
+    BOT_SEAT,
+    BOT_SIDE,
+    BOT_TILE,
     CENOTE_BOOST_COST,
     CENOTE_BOOST_VP,
     CLAN_INCREASE_COST,
     CLAN_LIMIT,
     CLAN_NAMES,
+    COMBO_NAMES,
     DESTINY_COUNT,
     DESTINY_GOODS,
     DESTINY_KIND,
@@ -27,6 +40,7 @@ from nakum_env.data import (
     MAX_OPTIONS,
     MAX_PLAYERS,
     MAX_SPACES,
+    NUM_BOT_CARDS,
     NUM_HERITAGE,
     NUM_RES,
     OFFERING_COST,
@@ -53,6 +67,13 @@ from nakum_env.kernels import score_of
 from nakum_env.state import (
     ACTIONS,
     AVAILABLE,
+    BOT_ACTED,
+    BOT_DECK,
+    BOT_DECK_COUNT,
+    BOT_DRAWN,
+    BOT_FACE_DOWN,
+    BOT_MARK,
+    BOT_ORIENT,
     CENOTE,
     CENOTE_DESTINATIONS,
     CENOTE_USED,
@@ -99,6 +120,7 @@ from nakum_env.state import (
     PAY_WILD,
     PENDING,
     PHASE,
+    PHASE_DAY,
     PHASE_HERITAGE,
     PHASE_REVEAL,
     PHASES,
@@ -115,6 +137,7 @@ from nakum_env.state import (
     SPACE,
     SPACE_WORKER,
     START,
+    START_BLOCKED,
     START_PLAYER,
     START_WORKER,
     STEAL,
@@ -123,6 +146,7 @@ from nakum_env.state import (
     TSEEK_SUPPLY,
     V_CENOTE,
     V_DESTINY,
+    V_SOLO_HARD,
     VARIANT,
     WILD,
     WILD_SACRIFICE,
@@ -270,6 +294,55 @@ def _seat_line(state: np.ndarray, p: int, viewer: int | None) -> str:
     )
 
 
+def bot_card_words(card: int, orientation: int) -> str:
+    """A Chaak'Bot card's top, left to right, its centre symbol and hearts."""
+    actions = []
+    for i in range(BOT_ACTIONS):
+        kind = int(BOT_KIND[card, orientation, i])
+        if kind == BOT_GAIN:
+            actions.append(amount_words(BOT_GAIN_OF[card, orientation, i]))
+        elif kind == BOT_MARKET:
+            actions.append("Market")
+        elif kind == BOT_TILE:
+            number = int(BOT_POSITION[card, orientation, i]) + 1
+            actions.append(f"tile {number} (explore / block {SIDES[int(BOT_SIDE[card, orientation, i])]})")
+    combo = COMBO_NAMES[int(BOT_COMBO[card, orientation])]
+    hearts = int(BOT_HEARTS[card, orientation])
+    return f"B{card}{'ab'[orientation]}: {', '.join(actions)}; centre {combo}; hearts {hearts}"
+
+
+def _bot_lines(state: np.ndarray, colour: bool) -> list[str]:
+    """Chaak'Bot as the human sees it: its warehouse, today's cards (face down ones hidden), the
+    discard pile and the deck's size."""
+    p = BOT_SEAT
+    res = state[RES + p * NUM_RES : RES + (p + 1) * NUM_RES]
+    offerings = [name for c, name in enumerate(OFFERING_NAMES) if state[OFFERING_OWNER + c] == BOT_MARK]
+    market = [f"M{c}" for c in range(len(MARKET_COST)) if state[MARKET_OWNER + c] == BOT_MARK]
+    mode = "hard" if state[VARIANT + V_SOLO_HARD] else "normal"
+    lines = [
+        f"{paint('Chaak' + chr(39) + 'Bot', _ANSI[p], colour)} ({mode} mode)"
+        f"{' [start]' if state[START] == p else ''}: corn {int(res[0])} skin {int(res[1])} "
+        f"mask {int(res[2])} VP {int(res[3])} (no warehouse limit); Offerings {', '.join(offerings) or '-'}; "
+        f"Market {' '.join(market) or '-'}; score {score_of(state, p)}"
+    ]
+    drawn = [int(c) for c in state[BOT_DRAWN : BOT_DRAWN + BOT_DRAW]]
+    in_hand = set()
+    for k, value in enumerate(drawn):
+        if value == NO_CARD:
+            continue
+        card = value - BOT_FACE_DOWN if value >= BOT_FACE_DOWN else value
+        in_hand.add(card)
+        played = " (played)" if k < state[BOT_ACTED] else ""
+        what = "face down" if value >= BOT_FACE_DOWN else bot_card_words(card, int(state[BOT_ORIENT + card]))
+        lines.append(f"  card {k + 1}{played}: {what}")
+    if drawn[0] == NO_CARD and state[PHASE] >= PHASE_DAY:
+        lines.append("  Chaak'Bot made an Offering this morning and rests")
+    deck = {int(c) for c in state[BOT_DECK : BOT_DECK + state[BOT_DECK_COUNT]]}
+    discard = [f"B{c}" for c in range(NUM_BOT_CARDS) if c not in deck and c not in in_hand]
+    lines.append(f"  deck {len(deck)} cards; discard {' '.join(discard) or '-'}")
+    return lines
+
+
 def render_ansi(state: np.ndarray, viewer: int | None = None, colour: bool = True) -> str:
     """The table: the Pyramid tile, the jungle tiles, the cards, the clans. `viewer` adds that
     player's own hand; never shows another hand, a deck order or a face-down tile."""
@@ -285,7 +358,8 @@ def render_ansi(state: np.ndarray, viewer: int | None = None, colour: bool = Tru
         "X" if state[PITUK_CUBE + s] else _who(int(state[PITUK_WORKER + s]), colour) for s in range(2)
     )
     pyramid.append(f"Pituk [{pituk}]")
-    pyramid.append(f"start [{_who(int(state[START_WORKER]), colour)}]")
+    start = "X" if state[START_BLOCKED] else _who(int(state[START_WORKER]), colour)  # X: Chaak'Bot's cube
+    pyramid.append(f"start [{start}]")
     blocked = "X" if state[INCREASE_BLOCKED] else _who(int(state[INCREASE_WORKER]), colour)
     pyramid.append(f"increase [{blocked}]")
     pyramid.append(f"cubes in reserve {int(state[CUBE_RESERVE])}")
@@ -328,8 +402,12 @@ def render_ansi(state: np.ndarray, viewer: int | None = None, colour: bool = Tru
         lines.append(cenote_line(state))
     for p in range(n):
         lines.append(_seat_line(state, p, viewer))
+    if n == 1:  # solo: Chaak'Bot, competitor 1 (its markers show as 1)
+        lines.extend(_bot_lines(state, colour))
     if state[TERMINAL]:
         lines.append("game over: " + ", ".join(f"player_{p} {score_of(state, p)}" for p in range(n)))
+        if n == 1:
+            lines[-1] += f", Chaak'Bot {score_of(state, BOT_SEAT)}"
     elif state[PHASE] == PHASE_HERITAGE:
         chosen = [f"player_{p}" for p in range(n) if state[PENDING + p] != NO_CARD]
         lines.append(

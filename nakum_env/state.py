@@ -3,13 +3,16 @@ action layout (docs/architecture.md, The state; docs/games/nakum.md, State field
 
 The shared header (treasure_core.header) comes first. Per-seat blocks have MAX_PLAYERS rows
 (seat-major); rows of seats not in the game stay zero. Seats are written seat + 1 where 0
-means "nobody". The fields marked "reserved" belong to the next issue's Cenote, Destiny,
-Forest and Chaak'Bot (solo: the bot is competitor 1); they are zero in the base game.
+means "nobody". The fields marked "reserved" belong to the Cenote, Destiny and Forest; they
+are zero in the base game. The solo block (BOT_*, START_BLOCKED, VARIANT[3]) is Chaak'Bot's
+(nakum_env/chaakbot.py; the bot is competitor 1 and uses seat 1's rows).
 """
 
 from nakum_env.data import (
     BLACK_CUBES,
     BOARD_TILES,
+    BOT_DRAW,
+    BOT_SEAT,
     GOODS,
     MARKET_SHOWN,
     MAX_OPTIONS,
@@ -19,6 +22,7 @@ from nakum_env.data import (
     MAX_TSEEK,
     MIN_WORKERS,
     NUM_BOOSTS,
+    NUM_BOT_CARDS,
     NUM_CLANS,
     NUM_DESTINY,
     NUM_HERITAGE,
@@ -66,7 +70,7 @@ END_NAMES = ("not over", "two offerings", "round cap")
 N_OPTION_SLOTS = MAX_POSITIONS * 2 * MAX_OPTIONS  # [position, side, option]
 CUBE_PITUK = N_OPTION_SLOTS  # + Pituk space
 CUBE_INCREASE = N_OPTION_SLOTS + PITUK_SPACES  # the first-round block on "Increase the clan"
-CUBE_START = CUBE_INCREASE + 1  # Chaak'Bot's block on the start-player space (solo, reserved)
+CUBE_START = CUBE_INCREASE + 1  # Chaak'Bot's block on the start-player space (solo)
 N_CUBE_TARGETS = CUBE_START + 1
 N_SEAT_OFFSETS = MAX_PLAYERS - 1  # other players, as seats after the actor
 
@@ -121,15 +125,18 @@ WILD_SACRIFICE = ACTIONS.add(
 )
 PAY_DONE = ACTIONS.add("pay_done", 1, "paying: the rest in goods; the action goes on")
 N_ACTIONS = ACTIONS.size
-MAX_COMPETITORS = MAX_PLAYERS  # the solo mode's Chaak'Bot (next issue) is competitor 1
+MAX_COMPETITORS = MAX_PLAYERS  # the solo mode's Chaak'Bot is competitor 1
+SOLO_COMPETITORS = 2  # solo: the human (seat 0) and Chaak'Bot
+BOT_MARK = BOT_SEAT + 1  # seat marks (seat + 1) of Chaak'Bot's markers, cards and Offerings
+BOT_FACE_DOWN = NUM_BOT_CARDS  # added to a drawn card's id while it lies face down (hard mode)
 
 # Game params after the shared params header (env.py compiles the options into these).
-# No game params yet; the next issue adds P_CENOTE, P_DESTINY, P_FOREST and P_SOLO_HARD here, after
-# the shared params header (treasure_core.header.PARAMS_HEADER).
 # -- Cenote, Destiny, Forest (issue 16) --
 P_CENOTE = PARAMS_HEADER  # 1: the Cenote tile (the Forest turns it on)
 P_DESTINY = PARAMS_HEADER + 1  # 1: a secret Destiny card each
 P_FOREST = PARAMS_HEADER + 2  # 1: all 8 tiles, the Pituk from the first turn
+# -- solo (issue 16): solo itself is num_players == 1 --
+P_SOLO_HARD = PARAMS_HEADER + 3  # 1: Chaak'Bot's hard mode (solo only)
 # VARIANT's flags (init copies the params there; the kernels read only the state).
 V_CENOTE, V_DESTINY, V_FOREST, V_SOLO_HARD = 0, 1, 2, 3
 
@@ -151,8 +158,8 @@ LEADER = _fields.add(
 REVEALS_LEFT = _fields.add(1, "REVEALS_LEFT", 0, max(REVEAL_AT_SETUP))  # set-up tiles still to reveal
 INCREASE_BLOCKED = _fields.add(1, "INCREASE_BLOCKED", 0, 1)  # 1: the set-up cube covers "Increase the clan"
 START_BLOCKED = _fields.add(
-    1, "START_BLOCKED", 0, 0
-)  # reserved (solo): Chaak'Bot's cube on the start-player space
+    1, "START_BLOCKED", 0, 1
+)  # solo: Chaak'Bot's cube on the start-player space until the night
 CUBE_RESERVE = _fields.add(1, "CUBE_RESERVE", 0, BLACK_CUBES)  # black cubes off the board
 OFFERINGS_MADE = _fields.add(1, "OFFERINGS_MADE", 0, NUM_OFFERINGS)  # Offerings completed so far, by everyone
 EFFECT = _fields.add(1, "EFFECT", EFFECT_NONE, EFFECT_PAY)  # EFFECT_* pending for the player to act
@@ -235,7 +242,7 @@ OFFERINGS_DONE = _fields.add(MAX_PLAYERS, "OFFERINGS_DONE", 0, NUM_OFFERINGS)  #
 FIRST_OFFERING = _fields.add(
     MAX_PLAYERS, "FIRST_OFFERING", 0, NUM_OFFERINGS
 )  # [seat] 1 + how many Offerings preceded its first; 0 none
-# Reserved for the next issue (zero in the base game).
+# The expansions (issue 16): zero in the base game. VARIANT[3] and the BOT_* block are solo's.
 VARIANT = _fields.add(4, "VARIANT", 0, 1)  # cenote, destiny, forest, solo-hard flags
 TSEEK_SUPPLY = _fields.add(1, "TSEEK_SUPPLY", 0, MAX_TSEEK)  # tseek' left on the Cenote tile
 CENOTE_USED = _fields.add(MAX_PLAYERS, "CENOTE_USED", 0, 1)  # [seat] sent a worker to the Cenote this round
@@ -251,11 +258,17 @@ TSEEK_ON_OFFERINGS = _fields.add(
 DESTINY_HOLDER = _fields.add(
     NUM_DESTINY, "DESTINY_HOLDER", 0, MAX_PLAYERS
 )  # [card] seat + 1 holding the Destiny card
-BOT_DECK = _fields.add(8, "BOT_DECK", 0, 0)  # Chaak'Bot's draw pile (card ids, bottom first)
-BOT_DECK_COUNT = _fields.add(1, "BOT_DECK_COUNT", 0, 0)
-BOT_ORIENT = _fields.add(8, "BOT_ORIENT", 0, 0)  # [card] orientation 0/1
-BOT_DRAWN = _fields.add(3, "BOT_DRAWN", 0, 0)  # the day's 3 cards, or NO_CARD
-BOT_ACTED = _fields.add(1, "BOT_ACTED", 0, 0)  # bot cards played this day
+# solo (Chaak'Bot, nakum_env/chaakbot.py): the bot's deck; a card in neither the deck nor the
+# day's draw is in the discard pile (face up).
+BOT_DECK = _fields.add(
+    NUM_BOT_CARDS, "BOT_DECK", 0, NUM_BOT_CARDS - 1
+)  # Chaak'Bot's draw pile (card ids, bottom first; hidden order)
+BOT_DECK_COUNT = _fields.add(1, "BOT_DECK_COUNT", 0, NUM_BOT_CARDS)
+BOT_ORIENT = _fields.add(NUM_BOT_CARDS, "BOT_ORIENT", 0, 1)  # [card] orientation (hidden in the deck)
+BOT_DRAWN = _fields.add(
+    BOT_DRAW, "BOT_DRAWN", NO_CARD, BOT_FACE_DOWN + NUM_BOT_CARDS - 1
+)  # the day's 3 cards, left to right: card id, + BOT_FACE_DOWN while hidden (hard mode), or NO_CARD
+BOT_ACTED = _fields.add(1, "BOT_ACTED", 0, BOT_DRAW)  # the day's cards Chaak'Bot has played
 # -- Cenote (issue 16): the payment being decided (EFFECT_PAY) --
 PAY_ACTION = _fields.add(1, "PAY_ACTION", -1, N_ACTIONS - 1)  # the action being paid for, or -1
 PAY_WILD = _fields.add(GOODS, "PAY_WILD", 0, MAX_TSEEK)  # [good] units its tseek' replace so far

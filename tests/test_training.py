@@ -125,7 +125,7 @@ def test_bad_wrapper_arguments_are_errors():
 @pytest.mark.parametrize("reward_mode", ["win_loss", "score_diff"])
 def test_the_learner_gets_its_own_outcome_whoever_ends_the_game(name, reward_mode):
     game = get_game(name)
-    players = game.min_players
+    players = max(game.min_players, 2)  # an opponent must be able to end the game
     env = TreasureGymEnv(name, opponents=RecordingRandom, num_players=players, reward=reward_mode)
     rng = np.random.default_rng(0)
     ended_by = {"learner": 0, "opponent": 0, "opponent, other reward": 0}
@@ -276,16 +276,17 @@ def test_a_short_training_run_saves_a_checkpoint_that_plays_a_game(sb3, name, tm
     from treasure_apps import evaluate, train
 
     game = get_game(name)
-    final = train.train(name, tmp_path, _tiny_config(train), progress=True, num_players=game.min_players)
+    players = max(game.min_players, 2)  # against opponents (solo has none to evaluate against)
+    final = train.train(name, tmp_path, _tiny_config(train), progress=True, num_players=players)
     err = capsys.readouterr().err  # off a terminal: plain lines, not a bar
     assert "\r" not in err and 1 <= err.count("training: ") <= 10, err
     assert "training: 256/256 steps (100%)" in err, err
     checkpoints = sorted((tmp_path / "checkpoints").glob("*.zip"))
     assert final.is_file() and [c.name for c in checkpoints] == ["model_128_steps.zip", "model_256_steps.zip"]
     player, settings = evaluate.policy_factory(game, str(checkpoints[0]))
-    assert settings["game"] == name and settings["options"]["num_players"] == game.min_players
-    aec = TreasureAECEnv(game, num_players=game.min_players)
-    seats: list[Agent] = [player(p) for p in range(game.min_players)]
+    assert settings["game"] == name and settings["options"]["num_players"] == players
+    aec = TreasureAECEnv(game, num_players=players)
+    seats: list[Agent] = [player(p) for p in range(players)]
     info = play_game(aec, seats, seed=7)
     assert aec.get_state()[TERMINAL] and any(info["winner"])
     rows = evaluate.read_eval_log(tmp_path)
