@@ -59,6 +59,11 @@ def seat_of(agent_id: str) -> tuple[int, int]:
     return int(match.group(1) or 0), int(match.group(2))
 
 
+def is_agent_id(name: Any) -> bool:
+    """Whether name is one of TreasureMultiAgentEnv's agent ids."""
+    return isinstance(name, str) and _AGENT_ID.match(name) is not None
+
+
 class LegalDiscrete(spaces.Discrete):
     """A Discrete space whose `sample()` without a mask draws among the legal actions of one
     agent now (from its env), so random actions are legal ones. It pickles and copies as a

@@ -69,7 +69,7 @@ class RLlibTrainConfig:
     max_snapshots: int = 4
     snapshot_every: int = 50_000  # steps between refreshing one past version from main
     checkpoint_every: int = 0  # steps between checkpoints (0: only at the end)
-    train_batch: int = 4000  # agent steps per PPO iteration (per learner)
+    train_batch: int = 4000  # agent steps per PPO iteration, about (train_batch / games_per_env env steps)
     minibatch_size: int = 512
     num_epochs: int = 4
     learning_rate: float = 3e-4
@@ -189,11 +189,14 @@ def build_config(game: GameSpec, options: dict[str, Any], config: RLlibTrainConf
             policies=set(modules),
             policy_mapping_fn=mapping,
             policies_to_train=[MAIN],
-            count_steps_by="agent_steps",
+            # Env steps, not agent steps: RLlib 2.60's agent-step count of a sample fails on an
+            # agent that took no step in it (int(NaN)), as scripted and finished seats do.
+            count_steps_by="env_steps",
         )
         .rl_module(rl_module_spec=spec)
         .training(
-            train_batch_size_per_learner=config.train_batch,
+            # One env step is up to games_per_env agent steps: train_batch agent steps, about.
+            train_batch_size_per_learner=max(1, config.train_batch // config.games_per_env),
             minibatch_size=min(config.minibatch_size, config.train_batch),
             num_epochs=config.num_epochs,
             lr=config.learning_rate,
@@ -252,8 +255,14 @@ def warm_up_nodes(game: str, options: dict[str, Any]) -> dict[str, float]:
 
 
 def _flatten(prefix: str, value: Any, out: dict[str, float]) -> None:
+    """Numeric leaves of RLlib's result as "a/b/c" keys, without the per-agent-id entries
+    (games_per_env x players of them; the per-module ones stay)."""
+    from treasure_adapters.rllib import is_agent_id
+
     if isinstance(value, dict):
         for key, item in value.items():
+            if is_agent_id(key):
+                continue
             _flatten(f"{prefix}/{key}" if prefix else str(key), item, out)
     elif isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool):
         if np.isfinite(value):
