@@ -25,11 +25,12 @@ def project_layers(root: Path) -> list[Layer]:
     runtime = frozenset({"numpy", "numba", "gymnasium", "pettingzoo"})
     games = tuple(sorted(p.name for p in root.glob("*_env") if (p / "__init__.py").is_file()))
     # Training (torch, sb3), plots, progress bars, and the benchmark's peers.
-    applications = {"tqdm", "torch", "sb3_contrib", "stable_baselines3", "matplotlib", "pyspiel"}
+    applications = {"tqdm", "torch", "sb3_contrib", "stable_baselines3", "matplotlib", "pyspiel", "ray"}
     return [
         Layer("runtime", ("treasure_core",), runtime),
         Layer("games", games, runtime, independent=True),
-        Layer("adapters", ("treasure_adapters",), runtime),
+        # ray: the RLlib adapter (treasure_adapters.rllib), which nothing else imports.
+        Layer("adapters", ("treasure_adapters",), runtime | {"ray"}),
         Layer("applications", ("treasure_apps",), runtime | applications),
     ]
 

@@ -8,7 +8,7 @@ import time
 
 import numpy as np
 
-from treasure_apps import evaluate, train
+from treasure_apps import evaluate, rllib_train, train
 from treasure_apps.arguments import add_game_arguments, parse_options
 from treasure_apps.bench import add_subcommand as add_bench_subcommand
 from treasure_apps.progress import progress
@@ -184,6 +184,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--seed", type=int, default=None)
     play.set_defaults(run=cmd_play)
     train.add_subcommand(sub)
+    rllib_train.extend_train_parser(sub.choices["train"])  # --engine rllib
     evaluate.add_subcommand(sub)
     add_bench_subcommand(sub)
     return parser

@@ -148,6 +148,10 @@ def round_robin(
 
 def policy_factory(game: GameSpec, name: str, deterministic: bool = True) -> tuple[AgentFactory, dict]:
     """A policy name -> (a factory seed -> Agent, the run settings of a checkpoint or {})."""
+    from treasure_apps.rllib_train import is_rllib_checkpoint, load_rllib_policy
+
+    if is_rllib_checkpoint(name):  # a folder Algorithm.save_to_path wrote (treasure_apps.rllib_train)
+        return load_rllib_policy(game, name, deterministic=deterministic)
     if not name.endswith(".zip"):
         return agent_factory(game, name), {}
     try:

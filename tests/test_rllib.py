@@ -1,0 +1,235 @@
+"""The RLlib adapter and `treasure-envs train --engine rllib`, on a real local Ray cluster.
+
+The adapter's unit tests run without a cluster: RLlib's own env pre-check, observations only
+for the seats that decide (a turn-based game, Karuba's draft and tiles, Nakum's heritage
+choice), the masks, state(). The cluster tests start a head node and one more node on this
+machine (ray.cluster_utils.Cluster: two raylets, one CPU each), train every registered game
+two PPO iterations with two env runners (one lands on each node), check that samples came
+from both nodes, evaluate the checkpoint through `treasure-envs eval`, and shut it down.
+"""
+
+from __future__ import annotations
+
+import pickle
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+
+pytest.importorskip("ray.rllib", reason='needs the rllib extra: pip install -e ".[rllib]"')
+
+import ray  # noqa: E402
+from gymnasium import spaces  # noqa: E402
+from ray.rllib.utils.pre_checks.env import check_multiagent_environments  # noqa: E402
+
+from treasure_adapters.rllib import MASK_KEY, OBS_KEY, TreasureMultiAgentEnv, seat_of  # noqa: E402
+from treasure_apps import cli  # noqa: E402
+from treasure_apps.rllib_train import RLlibTrainConfig, init_ray, train  # noqa: E402
+from treasure_core.aec import TreasureAECEnv  # noqa: E402
+from treasure_core.parallel import TreasureParallelEnv  # noqa: E402
+from treasure_core.registry import game_names, get_game  # noqa: E402
+
+
+def play_checked(env: TreasureMultiAgentEnv, seed: int, max_steps: int = 5000) -> list[set[str]]:
+    """Play env with random legal actions; at every step check the agents that got an
+    observation against the Parallel driver's deciding seats on the same state, and each mask
+    against the kernels. Returns the observed agent sets, step by step."""
+    game = env.game
+    reference = TreasureParallelEnv(game, **{k: v for k, v in env.options.items()})
+    observations, _ = env.reset(seed=seed)
+    seen = []
+    for _ in range(max_steps):
+        live = [g for g in range(env.games_per_env) if not env._over[g]]
+        for g in live:
+            reference.set_state(env.get_state(g))
+            deciding = {env.agent_ids[g][s] for s in reference.deciding_seats()}
+            mine = {a for a in observations if seat_of(a)[0] == g}
+            assert mine == deciding, (game.name, reference._aec.phase(), mine, deciding)
+            for agent in mine:
+                seat = seat_of(agent)[1]
+                assert observations[agent][MASK_KEY].dtype == np.float32
+                np.testing.assert_array_equal(observations[agent][MASK_KEY], reference.legal_mask(seat))
+                assert observations[agent][OBS_KEY].shape == (env.dims.obs_size,)
+        seen.append(set(observations))
+        actions = {agent: env.action_spaces[agent].sample() for agent in observations}
+        observations, rewards, terminateds, truncateds, _ = env.step(actions)
+        if terminateds["__all__"]:
+            assert set(rewards) == set(observations)
+            return seen
+    raise AssertionError(f"{game.name}: no end in {max_steps} steps")
+
+
+@pytest.mark.parametrize("name", game_names())
+@pytest.mark.parametrize("games_per_env", [1, 3])
+def test_rllib_pre_check_passes_with_checks_on(name: str, games_per_env: int) -> None:
+    env = TreasureMultiAgentEnv({"game": name, "games_per_env": games_per_env})
+    check_multiagent_environments(env)  # raises on any failure
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_observations_go_only_to_the_seats_that_decide(name: str) -> None:
+    seen = play_checked(TreasureMultiAgentEnv({"game": name, "seed": 1}), seed=3)
+    assert seen and all(seen)
+
+
+def test_sequential_game_observes_one_seat_a_step() -> None:
+    seen = play_checked(TreasureMultiAgentEnv({"game": "nakbe", "num_players": 3}), seed=5)
+    assert all(len(agents) == 1 for agents in seen)
+
+
+def test_karuba_draft_observes_only_the_drafting_seat_then_every_seat_on_a_tile() -> None:
+    env = TreasureMultiAgentEnv({"game": "karuba", "num_players": 3, "layout": "draft"})
+    aec = TreasureAECEnv(get_game("karuba"), num_players=3, layout="draft")
+    observations, _ = env.reset(seed=7)
+    phases = []
+    while True:
+        aec.set_state(env.get_state())
+        phases.append((aec.phase(), len(observations)))
+        actions = {agent: env.action_spaces[agent].sample() for agent in observations}
+        observations, _, terminateds, _, _ = env.step(actions)
+        if terminateds["__all__"]:
+            break
+    draft = [count for phase, count in phases if phase == "draft"]
+    play = [count for phase, count in phases if phase == "play"]
+    assert draft and all(count == 1 for count in draft)
+    assert play and all(count == 3 for count in play)  # a revealed tile: every seat decides
+
+
+def test_nakum_heritage_choice_is_simultaneous() -> None:
+    env = TreasureMultiAgentEnv({"game": "nakum", "num_players": 3})
+    aec = TreasureAECEnv(get_game("nakum"), num_players=3)
+    observations, _ = env.reset(seed=11)
+    aec.set_state(env.get_state())
+    assert aec.phase() == "heritage"
+    assert set(observations) == {"player_0", "player_1", "player_2"}
+    play_checked(env, seed=11)
+
+
+def test_masks_and_sampled_actions_are_legal() -> None:
+    env = TreasureMultiAgentEnv({"game": "pharaoh", "illegal_action": "raise", "games_per_env": 2})
+    observations, _ = env.reset(seed=0)
+    terminateds = {}
+    for _ in range(2000):
+        live = {agent: obs for agent, obs in observations.items() if not terminateds.get(agent)}
+        for agent, observation in live.items():
+            action = int(env.action_spaces[agent].sample())
+            assert observation[MASK_KEY][action] == 1.0
+        # raise mode: an illegal action would raise
+        observations, _, terminateds, _, _ = env.step({a: env.action_spaces[a].sample() for a in live})
+        if terminateds["__all__"]:
+            return
+    raise AssertionError("no end in 2000 steps")
+
+
+def test_illegal_action_ends_that_game_with_minus_one() -> None:
+    env = TreasureMultiAgentEnv({"game": "nakbe", "num_players": 2})
+    observations, _ = env.reset(seed=0)
+    agent = next(iter(observations))
+    illegal = int(np.flatnonzero(observations[agent][MASK_KEY] == 0)[0])
+    _, rewards, terminateds, _, infos = env.step({agent: illegal})
+    assert terminateds["__all__"] and rewards[agent] == -1.0 and infos[agent]["game_over"] == 1
+    with pytest.raises(ValueError, match="illegal"):
+        strict = TreasureMultiAgentEnv({"game": "nakbe", "num_players": 2, "illegal_action": "raise"})
+        observations, _ = strict.reset(seed=0)
+        strict.step({agent: illegal for agent in observations})
+
+
+def test_state_is_the_full_information_view() -> None:
+    env = TreasureMultiAgentEnv({"game": "tomb", "games_per_env": 2, "state_in_infos": True})
+    observations, infos = env.reset(seed=2)
+    aec = TreasureAECEnv(get_game("tomb"))
+    for g in range(2):
+        aec.set_state(env.get_state(g))
+        np.testing.assert_array_equal(env.state(g), aec.state())
+        assert env.state(g).shape == env.state_space.shape
+    agent = next(iter(observations))
+    np.testing.assert_array_equal(infos[agent]["state"], env.state(seat_of(agent)[0]))
+
+
+def test_scripted_seats_never_appear_and_one_seat_is_always_rllibs() -> None:
+    env = TreasureMultiAgentEnv({"game": "nakbe", "num_players": 3, "bot_share": 1.0, "games_per_env": 4})
+    for seed in range(3):
+        observations, _ = env.reset(seed=seed)
+        appeared: set[str] = set()
+        while True:
+            appeared |= set(observations)
+            observations, _, terminateds, _, _ = env.step(
+                {agent: env.action_spaces[agent].sample() for agent in observations}
+            )
+            if terminateds["__all__"]:
+                break
+        by_game = {seat_of(a)[0] for a in appeared}
+        assert by_game == {0, 1, 2, 3}
+        assert all(len({a for a in appeared if seat_of(a)[0] == g}) == 1 for g in by_game)
+
+
+def test_legal_space_pickles_as_a_plain_discrete() -> None:
+    env = TreasureMultiAgentEnv({"game": "karuba"})
+    space = pickle.loads(pickle.dumps(env.action_spaces["player_0"]))
+    assert type(space) is spaces.Discrete and space == env.action_spaces["player_0"]
+
+
+def test_the_other_adapters_and_the_cli_do_not_import_ray() -> None:
+    code = (
+        "import sys, treasure_adapters, treasure_adapters.single_agent, treasure_apps.cli, "
+        "treasure_apps.evaluate; assert 'ray' not in sys.modules, 'ray imported'"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_bad_config_raises_clearly() -> None:
+    with pytest.raises(ValueError, match="games_per_env"):
+        TreasureMultiAgentEnv({"game": "nakbe", "games_per_env": 0})
+    with pytest.raises(ValueError, match="bot_share"):
+        TreasureMultiAgentEnv({"game": "nakbe", "bot_share": 2})
+    with pytest.raises(ValueError, match="num_players"):
+        TreasureMultiAgentEnv({"game": "nakbe", "num_players": 9})
+
+
+# -- the local cluster ---------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def cluster():
+    """A head node and one worker node on this machine, one CPU each, for the whole module."""
+    from ray.cluster_utils import Cluster
+
+    started = time.perf_counter()
+    local = Cluster(initialize_head=True, head_node_args={"num_cpus": 1, "include_dashboard": False})
+    local.add_node(num_cpus=1)
+    local.wait_for_nodes()
+    init_ray(local.address)
+    yield local
+    ray.shutdown()
+    local.shutdown()
+    print(f"local cluster up for {time.perf_counter() - started:.0f} s")
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_trains_on_both_nodes_and_evaluates(cluster, name: str, tmp_path, capsys) -> None:
+    nodes = {node["NodeID"] for node in ray.nodes() if node["Alive"]}
+    assert len(nodes) == 2
+    game = get_game(name)
+    config = RLlibTrainConfig(
+        iterations=2,
+        steps=10**9,
+        num_env_runners=2,
+        games_per_env=2,
+        train_batch=128,
+        minibatch_size=64,
+        num_epochs=1,
+        max_snapshots=1,
+        snapshot_every=100,
+        net_arch=[32],
+    )
+    checkpoint = train(game, tmp_path, config, progress=False, num_players=game.min_players)
+    summary = __import__("json").loads((tmp_path / "summary.json").read_text())
+    assert summary["iterations"] == 2
+    assert set(summary["warm_up_seconds_by_node"]) == nodes
+    sampled = summary["agent_steps_by_node"]
+    assert set(sampled) == nodes and all(steps > 0 for steps in sampled.values()), sampled
+    code = cli.main(["eval", name, "--checkpoint", str(checkpoint), "--games", "3", "--no-progress"])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    for opponent in ["random", *game.bots]:
+        assert any(line.startswith(opponent) for line in out.splitlines()), out

@@ -1,0 +1,542 @@
+"""Multi-agent PPO self-play on Ray RLlib (the new API stack), on one machine or a Ray cluster.
+
+    treasure-envs train nakbe --engine rllib --players 2 --steps 500000 --out runs/nakbe_rllib
+    treasure-envs train nakbe --engine rllib --num-env-runners 8 --address auto   # a cluster
+
+One policy, "main", is shared by every seat RLlib plays; frozen past versions of it
+("past_0".."past_{k-1}", refreshed from main every --snapshot-every steps, round robin) and the
+game's scripted bot (played inside the env, `--fixed-share` of the seats) are its opponents, as
+in the stable-baselines3 path (treasure_apps.train). Actions are masked by RLlib's
+`ActionMaskingTorchRLModule` over the adapter's `observations` / `action_mask` observations.
+Writes into the output folder:
+
+    run.json          the game, its options and every setting ("engine": "rllib")
+    checkpoint/       Algorithm.save_to_path at the end (and every --checkpoint-every steps);
+                      `treasure-envs eval GAME --checkpoint OUT/checkpoint` evaluates main
+    events.*          TensorBoard logs (RLlib's results per iteration, flattened)
+    progress.csv      the same figures as CSV
+
+The workers get OMP_NUM_THREADS=1 and NUMBA_NUM_THREADS=1 (runtime_env env_vars): without them
+torch and numba each start a thread per core in every worker and a PPO iteration can take ten
+times as long. Before the algorithm is built, one warm-up task per node compiles (or loads from
+numba's cache) the game's kernels, so that env runners start warm (docs/distributed.md).
+
+Needs the `rllib` extra (ray[rllib]) and the `train` extra (torch, tensorboard); ray is
+imported only when training or loading an RLlib checkpoint starts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import functools
+import json
+import os
+import sys
+import time
+from collections import OrderedDict
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from treasure_apps.arguments import parse_options
+from treasure_apps.progress import PlainProgress, is_terminal
+from treasure_core.agents import Agent
+from treasure_core.game import GameSpec, rules_options
+from treasure_core.registry import get_game
+
+RLLIB_EXTRA_HINT = 'needs the rllib extra: pip install torch==2.13.0 && pip install -e ".[train,rllib]"'
+WORKER_ENV_VARS = {"OMP_NUM_THREADS": "1", "NUMBA_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+MAIN = "main"
+CHECKPOINT_MARKER = "rllib_checkpoint.json"  # what Algorithm.save_to_path writes at the top
+
+
+@dataclass
+class RLlibTrainConfig:
+    """Settings for `train(..., engine rllib)`; the defaults learn on 2 CPU cores."""
+
+    steps: int = 300_000  # agent steps sampled (decisions of the seats RLlib plays)
+    minutes: float = 0.0  # a wall-time budget instead (0: none); training stops at either
+    num_env_runners: int = 1  # 0: sample in the driver
+    games_per_env: int = 16  # games one env steps per call (the vectorised adapter); 1: plain
+    envs_per_runner: int = 1
+    address: str | None = None  # an existing Ray cluster ("auto", "ray://host:10001"); None: local
+    seed: int = 0
+    bot_share: float = 0.5  # the chance a seat is the scripted bot in a game
+    snapshot_share: float = 0.5  # the chance an opponent seat RLlib plays is a past version
+    max_snapshots: int = 4
+    snapshot_every: int = 50_000  # steps between refreshing one past version from main
+    checkpoint_every: int = 0  # steps between checkpoints (0: only at the end)
+    train_batch: int = 4000  # agent steps per PPO iteration, about (train_batch / games_per_env env steps)
+    minibatch_size: int = 512
+    num_epochs: int = 4
+    learning_rate: float = 3e-4
+    gamma: float = 0.995
+    entropy_coeff: float = 0.01
+    net_arch: list[int] = field(default_factory=lambda: [128, 128])
+    rollout_fragment_length: int | str = "auto"
+    warm_up: bool = True
+    iterations: int = 0  # stop after this many PPO iterations (0: by steps or minutes only)
+
+
+def _check(config: RLlibTrainConfig) -> None:
+    positive = ["steps", "games_per_env", "envs_per_runner", "max_snapshots", "snapshot_every"]
+    positive += ["train_batch", "minibatch_size", "num_epochs"]
+    for name in positive:
+        value = getattr(config, name)
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise ValueError(f"{name} must be a positive integer; got {value!r}")
+    for name in ("num_env_runners", "checkpoint_every"):
+        value = getattr(config, name)
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise ValueError(f"{name} must be a non-negative integer; got {value!r}")
+    for name in ("bot_share", "snapshot_share"):
+        if not 0.0 <= getattr(config, name) <= 1.0:
+            raise ValueError(f"{name} must be from 0 to 1; got {getattr(config, name)!r}")
+    if config.minutes < 0:
+        raise ValueError(f"minutes must be 0 (no budget) or positive; got {config.minutes!r}")
+
+
+# -- the policy mapping (runs in the env runners) -------------------------------------------
+_FIRST_SEAT: OrderedDict[tuple[str, int], int] = OrderedDict()  # (episode, game) -> main's seat
+
+
+def map_agent_to_module(
+    agent_id: str, episode: Any, n_past: int = 4, snapshot_share: float = 0.5, **kwargs: Any
+) -> str:
+    """The first seat of each game that RLlib plays is main; every other one is main or, with
+    probability snapshot_share, one of the past versions (scripted seats never appear)."""
+    from treasure_adapters.rllib import seat_of
+
+    game, seat = seat_of(agent_id)
+    key = (str(episode.id_), game)
+    first = _FIRST_SEAT.setdefault(key, seat)
+    while len(_FIRST_SEAT) > 100_000:
+        _FIRST_SEAT.popitem(last=False)
+    rng = np.random.default_rng(abs(hash((key, seat))) % 2**63)
+    if seat == first or n_past == 0 or rng.random() >= snapshot_share:
+        return MAIN
+    return f"past_{int(rng.integers(n_past))}"
+
+
+def _callbacks_class() -> type:
+    from ray.rllib.callbacks.callbacks import RLlibCallback
+
+    class TreasureCallbacks(RLlibCallback):
+        """Per env runner: the agent steps sampled on each node (samples from both nodes, in the
+        local-cluster test), and main's win rate and final reward in its games."""
+
+        def on_sample_end(
+            self, *, env_runner: Any = None, metrics_logger: Any = None, samples: Any = None, **kwargs: Any
+        ) -> None:
+            import ray
+
+            node = ray.get_runtime_context().get_node_id() if ray.is_initialized() else "local"
+            steps = sum(episode.agent_steps() for episode in samples)
+            metrics_logger.log_value(("agent_steps_by_node", node), steps, reduce="lifetime_sum")
+
+        def on_episode_end(self, *, episode: Any = None, metrics_logger: Any = None, **kwargs: Any) -> None:
+            for agent, chunk in episode.agent_episodes.items():
+                info = chunk.get_infos(-1)
+                if info.get("game_over") and episode.module_for(agent) == MAIN:
+                    metrics_logger.log_value("main_win_rate", float(info["winner"]), window=500)
+                    metrics_logger.log_value("main_final_reward", float(info["final_reward"]), window=500)
+
+    return TreasureCallbacks
+
+
+def build_config(game: GameSpec, options: dict[str, Any], config: RLlibTrainConfig) -> Any:
+    """The PPOConfig: the adapter, main + past versions, masking, the callbacks."""
+    from ray.rllib.algorithms.ppo import PPOConfig
+    from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
+    from ray.rllib.core.rl_module.rl_module import RLModuleSpec
+    from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaskingTorchRLModule
+
+    from treasure_adapters.rllib import TreasureMultiAgentEnv
+
+    env_config = {
+        "game": game.name,
+        "games_per_env": config.games_per_env,
+        "bot_share": config.bot_share,
+        "seed": config.seed,
+        **options,
+    }
+    modules = [MAIN] + [f"past_{i}" for i in range(config.max_snapshots)]
+    model = {"fcnet_hiddens": list(config.net_arch), "fcnet_activation": "tanh", "vf_share_layers": False}
+    spec = MultiRLModuleSpec(
+        rl_module_specs={
+            m: RLModuleSpec(module_class=ActionMaskingTorchRLModule, model_config=model) for m in modules
+        }
+    )
+    mapping = functools.partial(
+        map_agent_to_module, n_past=config.max_snapshots, snapshot_share=config.snapshot_share
+    )
+    fragment = config.rollout_fragment_length
+    return (
+        PPOConfig()
+        .environment(env=TreasureMultiAgentEnv, env_config=env_config, disable_env_checking=False)
+        .framework("torch")
+        .env_runners(
+            num_env_runners=config.num_env_runners,
+            num_envs_per_env_runner=config.envs_per_runner,
+            num_cpus_per_env_runner=1,
+            rollout_fragment_length=fragment,
+            sample_timeout_s=600.0,
+        )
+        .multi_agent(
+            policies=set(modules),
+            policy_mapping_fn=mapping,
+            policies_to_train=[MAIN],
+            # Env steps, not agent steps: RLlib 2.60's agent-step count of a sample fails on an
+            # agent that took no step in it (int(NaN)), as scripted and finished seats do.
+            count_steps_by="env_steps",
+        )
+        .rl_module(rl_module_spec=spec)
+        .training(
+            # One env step is up to games_per_env agent steps: train_batch agent steps, about.
+            train_batch_size_per_learner=max(1, config.train_batch // config.games_per_env),
+            minibatch_size=min(config.minibatch_size, config.train_batch),
+            num_epochs=config.num_epochs,
+            lr=config.learning_rate,
+            gamma=config.gamma,
+            entropy_coeff=config.entropy_coeff,
+        )
+        .learners(num_learners=0)
+        .callbacks(_callbacks_class())
+        .debugging(seed=config.seed, log_level="ERROR")
+        .reporting(metrics_num_episodes_for_smoothing=100)
+    )
+
+
+def init_ray(address: str | None = None, **kwargs: Any) -> None:
+    """Connect to a cluster (address) or start a local one, with the workers' env vars."""
+    import ray
+
+    os.environ.update({k: v for k, v in WORKER_ENV_VARS.items() if k not in os.environ})
+    if not ray.is_initialized():
+        ray.init(
+            address=address,
+            runtime_env={"env_vars": dict(WORKER_ENV_VARS)},
+            include_dashboard=False,
+            log_to_driver=False,
+            logging_level="ERROR",
+            **kwargs,
+        )
+
+
+def warm_up_nodes(game: str, options: dict[str, Any]) -> dict[str, float]:
+    """One task per alive node compiles or loads the game's kernels there (numba's cache files
+    next to the package); returns node id -> seconds. Env runners started after it load the
+    cache instead of compiling, and do not race each other writing it."""
+    import ray
+    from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
+
+    @ray.remote(num_cpus=0)
+    def warm(name: str, game_options: dict[str, Any]) -> tuple[str, float]:
+        from treasure_adapters.rllib import warm_up
+
+        return ray.get_runtime_context().get_node_id(), warm_up(name, **game_options)
+
+    from treasure_adapters.rllib import warm_up
+
+    # The driver's node first, in the driver: a node sharing its file system (or its image)
+    # then loads the cache instead of compiling it again at the same time.
+    warm_up(game, **options)
+    nodes = [node["NodeID"] for node in ray.nodes() if node.get("Alive")]
+    refs = [
+        warm.options(scheduling_strategy=NodeAffinitySchedulingStrategy(node_id=node, soft=False)).remote(
+            game, options
+        )
+        for node in nodes
+    ]
+    return dict(ray.get(refs))
+
+
+def _flatten(prefix: str, value: Any, out: dict[str, float]) -> None:
+    """Numeric leaves of RLlib's result as "a/b/c" keys, without the per-agent-id entries
+    (games_per_env x players of them; the per-module ones stay)."""
+    from treasure_adapters.rllib import is_agent_id
+
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if is_agent_id(key):
+                continue
+            _flatten(f"{prefix}/{key}" if prefix else str(key), item, out)
+    elif isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool):
+        if np.isfinite(value):
+            out[prefix] = float(value)
+
+
+def _agent_steps(result: dict[str, Any]) -> int:
+    """Agent steps sampled so far (RLlib reports them per agent id)."""
+    sampled = result.get("env_runners", {}).get("num_agent_steps_sampled_lifetime", 0)
+    values = [float(v) for v in sampled.values()] if isinstance(sampled, dict) else [float(sampled)]
+    return int(sum(v for v in values if np.isfinite(v)))  # an agent not seen yet: NaN
+
+
+def refresh_snapshot(algo: Any, slot: str) -> None:
+    """Copy main's weights into a past version, in the learner and in every env runner."""
+    state = algo.get_module(MAIN).get_state()
+    algo.set_state({"learner_group": {"learner": {"rl_module": {slot: state}}}})
+    algo.env_runner_group.sync_weights(
+        from_worker_or_learner_group=algo.learner_group, policies=[slot], inference_only=True
+    )
+
+
+def train(
+    game: str | GameSpec,
+    out_dir: str | Path,
+    config: RLlibTrainConfig | None = None,
+    progress: bool = True,
+    log: Any = print,
+    **options: Any,
+) -> Path:
+    """Train and return the checkpoint folder. `options` are the game's options."""
+    try:
+        import ray  # noqa: F401
+        from torch.utils.tensorboard import SummaryWriter
+    except ImportError as error:
+        raise ValueError(f"training on RLlib {RLLIB_EXTRA_HINT} ({error})") from error
+    game = get_game(game) if isinstance(game, str) else game
+    config = config or RLlibTrainConfig()
+    _check(config)
+    options = rules_options(game.validate(options))
+    if config.bot_share > 0 and not game.bots:
+        raise ValueError(f"{game.name} has no scripted bot: give --fixed-share 0")
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    settings = {"engine": "rllib", "game": game.name, "options": options, "config": asdict(config)}
+    (out / "run.json").write_text(json.dumps(settings, indent=2) + "\n")
+
+    init_ray(config.address)
+    warm = warm_up_nodes(game.name, options) if config.warm_up else {}
+    for node, seconds in warm.items():
+        log(f"warm-up on node {node[:12]}: kernels ready in {seconds:.1f} s")
+    algo = build_config(game, options, config).build_algo()
+    for i in range(config.max_snapshots):
+        refresh_snapshot(algo, f"past_{i}")  # version 0: the untrained main
+    writer = SummaryWriter(str(out))
+    checkpoint = out / "checkpoint"
+    start = time.perf_counter()
+    budget = config.minutes * 60 if config.minutes else None
+    total = int(budget) if budget else config.steps
+    bar = None
+    plain = None
+    if progress and is_terminal():
+        from tqdm import tqdm
+
+        bar = tqdm(total=total, desc=f"{game.name} rllib", unit="s" if budget else " steps")
+    elif progress:
+        plain = PlainProgress(total, f"{game.name} rllib", unit="s" if budget else "steps")
+    steps = 0
+    next_snapshot = config.snapshot_every
+    next_checkpoint = config.checkpoint_every or None
+    slot = 0
+    rows: list[dict[str, float]] = []
+    try:
+        while True:
+            result = algo.train()
+            steps = _agent_steps(result)
+            elapsed = time.perf_counter() - start
+            flat: dict[str, float] = {}
+            _flatten("", result, flat)
+            flat["steps_per_s"] = steps / max(elapsed, 1e-9)
+            for key, value in flat.items():
+                writer.add_scalar(key, value, steps)
+            rows.append(
+                {
+                    "iteration": algo.iteration,
+                    "agent_steps": steps,
+                    "seconds": elapsed,
+                    "main_win_rate": flat.get("env_runners/main_win_rate", float("nan")),
+                    "main_final_reward": flat.get("env_runners/main_final_reward", float("nan")),
+                    "steps_per_s": flat["steps_per_s"],
+                }
+            )
+            done = min(int(elapsed), total) if budget else min(steps, total)
+            if bar is not None:
+                bar.update(done - bar.n)
+                bar.set_postfix(win=f"{rows[-1]['main_win_rate']:.2f}", sps=f"{flat['steps_per_s']:.0f}")
+            elif plain is not None:
+                plain.update(done)
+            if steps >= next_snapshot and config.max_snapshots:
+                refresh_snapshot(algo, f"past_{slot % config.max_snapshots}")
+                slot += 1
+                next_snapshot += config.snapshot_every
+            if next_checkpoint is not None and steps >= next_checkpoint:
+                algo.save_to_path(str(checkpoint))
+                next_checkpoint += config.checkpoint_every
+            if (budget and elapsed >= budget) or (not budget and steps >= config.steps):
+                break
+            if config.iterations and algo.iteration >= config.iterations:
+                break
+        algo.save_to_path(str(checkpoint))
+        summary = {
+            "iterations": algo.iteration,
+            "agent_steps": steps,
+            "seconds": time.perf_counter() - start,
+            "agent_steps_by_node": result.get("env_runners", {}).get("agent_steps_by_node", {}),
+            "warm_up_seconds_by_node": warm,
+        }
+        (out / "summary.json").write_text(json.dumps(summary, indent=2, default=float) + "\n")
+    finally:
+        if bar is not None:
+            bar.close()
+        writer.close()
+        with (out / "progress.csv").open("w", newline="") as file:
+            if rows:
+                table = csv.DictWriter(file, fieldnames=list(rows[0]))
+                table.writeheader()
+                table.writerows(rows)
+        algo.stop()
+    return checkpoint
+
+
+# -- RLlib checkpoints as players (treasure-envs eval) ------------------------------------------
+def is_rllib_checkpoint(path: str | Path) -> bool:
+    """A folder Algorithm.save_to_path wrote (no ray import)."""
+    return Path(path).is_dir() and (Path(path) / CHECKPOINT_MARKER).is_file()
+
+
+class RLlibPolicyAgent(Agent):
+    """An RLlib RLModule (main, from a checkpoint) in one seat: the most probable legal action,
+    or a sample among the legal ones."""
+
+    def __init__(self, module: Any, seed: int | None = None, deterministic: bool = True, name: str = "rllib"):
+        self.module = module
+        self.rng = np.random.default_rng(seed)
+        self.deterministic = deterministic
+        self.name = name
+
+    def act(self, env: Any, agent: str) -> int:
+        import torch
+
+        from treasure_adapters.rllib import MASK_KEY, OBS_KEY
+
+        mask = env.action_mask(agent).astype(np.float32)
+        batch = {
+            "obs": {
+                OBS_KEY: torch.from_numpy(env.features(agent)[None]),
+                MASK_KEY: torch.from_numpy(mask[None]),
+            }
+        }
+        with torch.no_grad():
+            logits = self.module.forward_inference(batch)["action_dist_inputs"][0].numpy()
+        logits = np.where(mask > 0, logits, -np.inf)
+        if self.deterministic:
+            return int(np.argmax(logits))
+        probabilities = np.exp(logits - logits.max())
+        return int(self.rng.choice(probabilities.size, p=probabilities / probabilities.sum()))
+
+
+def load_rllib_policy(game: GameSpec, path: str | Path, deterministic: bool = True) -> tuple[Any, dict]:
+    """An RLlib checkpoint folder -> (a factory seed -> RLlibPolicyAgent over main, run.json's
+    settings or {}). Loads main's RLModule alone: no Ray cluster is started."""
+    try:
+        import torch
+        from ray.rllib.core.rl_module.rl_module import RLModule
+    except ImportError as error:
+        raise ValueError(f"loading the RLlib checkpoint {path} {RLLIB_EXTRA_HINT} ({error})") from error
+    path = Path(path)
+    module_dir = path / "learner_group" / "learner" / "rl_module" / MAIN
+    if not module_dir.is_dir():
+        raise ValueError(f"{path} has no {MAIN} module at {module_dir}: not a treasure-envs RLlib checkpoint")
+    torch.set_num_threads(1)
+    module = RLModule.from_checkpoint(module_dir)
+    module.eval()
+    settings: dict[str, Any] = {}
+    for folder in (path, path.parent):
+        if (folder / "run.json").is_file():
+            settings = json.loads((folder / "run.json").read_text())
+            break
+    if settings.get("game", game.name) != game.name:
+        raise ValueError(f"{path} was trained on {settings['game']}, not {game.name}")
+    dims = game.dims(game.make_params(game.validate(settings.get("options", {}))))
+    from treasure_adapters.rllib import OBS_KEY
+
+    shape = module.observation_space[OBS_KEY].shape
+    if shape != (dims.obs_size,) or int(module.action_space.n) != dims.n_actions:
+        raise ValueError(
+            f"{path} takes observations of shape {shape} and {module.action_space.n} actions; "
+            f"{game.env_name} has ({dims.obs_size},) and {dims.n_actions}: trained on another version"
+        )
+
+    def make(seed: int) -> RLlibPolicyAgent:
+        return RLlibPolicyAgent(module, seed, deterministic=deterministic, name=path.parent.name or "rllib")
+
+    return make, settings
+
+
+# -- command line ----------------------------------------------------------------------------
+def run(args: argparse.Namespace) -> int:
+    try:
+        game = get_game(args.game)
+        options = parse_options(game, args.option, args.players, getattr(args, "game_flags", []))
+        config = RLlibTrainConfig(
+            steps=args.steps,
+            minutes=args.minutes,
+            num_env_runners=args.num_env_runners,
+            games_per_env=args.games_per_env,
+            address=args.address,
+            seed=args.seed,
+            bot_share=args.fixed_share,
+            snapshot_every=args.snapshot_every,
+            checkpoint_every=args.checkpoint_every if args.checkpoint_every_given else 0,
+            train_batch=args.train_batch,
+        )
+        if args.opponents:
+            raise ValueError("--opponents is for the sb3 engine; on RLlib the bot is the game's first")
+        out = Path(args.out or f"runs/{game.name}_{options['num_players']}p_rllib")
+        print(f"training PPO on RLlib, {game.title}, {options['num_players']} players, into {out}/")
+        start = time.perf_counter()
+        checkpoint = train(game, out, config, progress=not args.no_progress, **options)
+        minutes = (time.perf_counter() - start) / 60
+        print(f"{minutes:.1f} min; checkpoint: {checkpoint}")
+        print(f"evaluate: treasure-envs eval {game.name} --checkpoint {checkpoint}")
+        print(f"TensorBoard: tensorboard --logdir {out}")
+    except ValueError as error:
+        print(f"treasure-envs: error: {error}", file=sys.stderr)
+        return 2
+    return 0
+
+
+class _Given(argparse.Action):
+    def __call__(self, parser: Any, namespace: Any, values: Any, option_string: Any = None) -> None:
+        setattr(namespace, self.dest, values)
+        setattr(namespace, f"{self.dest}_given", True)
+
+
+def extend_train_parser(parser: argparse.ArgumentParser) -> None:
+    """Add --engine rllib and its options to `treasure-envs train` (the sb3 path unchanged)."""
+    defaults = RLlibTrainConfig()
+    sb3_run = parser.get_default("run")
+    group = parser.add_argument_group("RLlib (--engine rllib)")
+    group.add_argument("--engine", choices=["sb3", "rllib"], default="sb3", help="sb3 (default) or rllib")
+    group.add_argument(
+        "--num-env-runners",
+        type=int,
+        default=defaults.num_env_runners,
+        help="RLlib env runner actors (0: sample in the driver)",
+    )
+    group.add_argument("--address", default=None, help="an existing Ray cluster: auto, host:port, ray://...")
+    group.add_argument(
+        "--games-per-env",
+        type=int,
+        default=defaults.games_per_env,
+        help="games one env steps per call (1: the plain adapter)",
+    )
+    group.add_argument("--minutes", type=float, default=0.0, help="a wall-time budget (RLlib)")
+    group.add_argument(
+        "--train-batch", type=int, default=defaults.train_batch, help="agent steps per iteration"
+    )
+    for action in parser._actions:
+        if action.dest == "checkpoint_every":
+            action.__class__ = _Given  # tell an explicit --checkpoint-every from the sb3 default
+    parser.set_defaults(checkpoint_every_given=False)
+
+    def dispatch(args: argparse.Namespace) -> int:
+        return run(args) if args.engine == "rllib" else sb3_run(args)
+
+    parser.set_defaults(run=dispatch)
