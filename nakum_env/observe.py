@@ -451,6 +451,13 @@ def full_state(state: np.ndarray, out: np.ndarray) -> None:
     for i in range(count):
         out[_OFFERING_ORDER + state[OFFER_DECK + i]] = (count - i) / NUM_OFFERINGS
     write_expansions(state, 0, True, out, _FULL_EXPANSIONS)
+    if n == 1:  # solo: Chaak'Bot, every card face up, and its deck
+        write_bot(state, out, _BOT_FULL, True)
+        count = state[BOT_DECK_COUNT]
+        for i in range(count):
+            out[_BOT_ORDER + state[BOT_DECK + i]] = (count - i) / NUM_BOT_CARDS
+        for card in range(NUM_BOT_CARDS):
+            out[_BOT_ORIENTATION + card] = state[BOT_ORIENT + card]
 
 
 @njit(cache=True)
@@ -490,13 +497,6 @@ def write_expansions(state: np.ndarray, player: int, everything: bool, out: np.n
         sacrifice, _, _ = cenote.offering_terms(state, payer, action)
         out[start + _X_SACRIFICES] = min(max(sacrifice - state[PAY_SACRIFICE], 0) / 2.0, 1.0)
         out[start + _X_SACRIFICES + 1] = min(state[PAY_SACRIFICE] / 2.0, 1.0)
-    if n == 1:  # solo: Chaak'Bot, every card face up, and its deck
-        write_bot(state, out, _BOT_FULL, True)
-        count = state[BOT_DECK_COUNT]
-        for i in range(count):
-            out[_BOT_ORDER + state[BOT_DECK + i]] = (count - i) / NUM_BOT_CARDS
-        for card in range(NUM_BOT_CARDS):
-            out[_BOT_ORIENTATION + card] = state[BOT_ORIENT + card]
 
 
 @njit(cache=True)
