@@ -386,3 +386,14 @@ def test_examples_exist():
     examples = Path(__file__).parent.parent / "examples"
     for name in ["train_maskable_ppo.py", "selfplay_pool.py", "random_rollouts.py"]:
         assert (examples / name).is_file()
+
+
+def test_eval_in_solo_reports_one_rate_against_the_in_kernel_opponent(capsys):
+    from treasure_apps import evaluate
+
+    if "nakum" not in game_names():
+        pytest.skip("needs a game with a solo mode")
+    argv = ["eval", "nakum", "--players", "1", "--checkpoint", "bot", "--games", "4", "--no-progress"]
+    assert _run(evaluate.add_subcommand, argv) == 0
+    text = capsys.readouterr().out
+    assert "solo" in text and "in-kernel" in text and text.count("[") == 1, text

@@ -237,6 +237,16 @@ def _print_win_rates(
     game: GameSpec, options: dict[str, Any], player: AgentFactory, args: argparse.Namespace
 ) -> None:
     n = options["num_players"]
+    if n == 1:  # solo: the only opponent is the game's own, inside the kernels (Nakum's Chaak'Bot)
+        print(f"{args.checkpoint} on {game.title}, solo: {args.games} games against the game's own opponent")
+        print(f"{'opponent':<12}{'win rate':>10}{'95% interval':>20}")
+        unseated = agent_factory(game, "random")  # no other seat: never asked to move
+        progress = not args.no_progress
+        result = win_rate(game, options, player, unseated, args.games, args.seed, progress, "solo")
+        low, high = result.interval
+        print(f"{'in-kernel':<12}{result.rate:>10.3f}{f'[{low:.3f}, {high:.3f}]':>20}")
+        print("(a win is a score above the in-kernel opponent's; a tie counts as a win)")
+        return
     print(
         f"{args.checkpoint} on {game.title}, {n} players: {args.games} games per opponent, "
         f"its seat rotated, the opponent in every other seat"
