@@ -287,8 +287,9 @@ def test_forest_puts_every_tile_on_the_board_and_wakes_the_pituk() -> None:
 
 
 def test_options() -> None:
-    assert list(params(2, forest=True)[-3:]) == [1, 0, 1], "the Forest plays with the Cenote"
-    assert list(params(2)[-3:]) == [0, 0, 0]
+    flags = [S.P_CENOTE, S.P_DESTINY, S.P_FOREST, S.P_SOLO_HARD]
+    assert list(params(2, forest=True)[flags]) == [1, 0, 1, 0], "the Forest plays with the Cenote"
+    assert list(params(2)[flags]) == [0, 0, 0, 0]
     with pytest.raises(ValueError, match="cenote"):
         GAME.validate({"cenote": 1})
     with pytest.raises(ValueError, match="destiny"):
