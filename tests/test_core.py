@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
@@ -312,8 +316,27 @@ def test_numba_caches_are_dropped_when_any_source_of_the_game_or_runtime_changes
     compiled()
     (runtime / "rng.py").write_text("SEED = 2\n")
     assert cache.refresh_numba_cache(str(game / "__init__.py")) and cached() == 0
-    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "elsewhere"))
-    assert cache.cache_dirs(game)[0].is_relative_to(tmp_path / "elsewhere")
+
+
+def test_the_cache_folder_under_numba_cache_dir_is_the_one_numba_writes(tmp_path):
+    """With NUMBA_CACHE_DIR set, numba keeps a module's compiles in a folder named after the
+    source folder and a hash of its path; refresh_numba_cache must drop that one (it once
+    looked for a mirror of the path, found nothing, and the adversarial run used stale code)."""
+    source = tmp_path / "tiny_env"
+    source.mkdir()
+    (source / "kernels.py").write_text(
+        "from numba import njit\n\n@njit(cache=True)\ndef twice(x):\n    return 2 * x\n"
+    )
+    probe = (
+        "import sys; sys.path.insert(0, sys.argv[1]); import kernels; kernels.twice(2);"
+        "from pathlib import Path; from treasure_core.cache import cache_dirs;"
+        "folder = cache_dirs(Path(sys.argv[1]))[0];"
+        "print(sorted(p.suffix for p in folder.iterdir()))"
+    )
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "elsewhere"))
+    done = subprocess.run([sys.executable, "-c", probe, str(source)], env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert ".nbc" in done.stdout and ".nbi" in done.stdout, done.stdout
 
 
 @pytest.mark.parametrize("name", game_names())

@@ -34,10 +34,14 @@ def sources_digest(package: Path) -> str:
 
 def cache_dirs(source_dir: Path) -> list[Path]:
     """Where numba keeps the cached compiles of functions defined in `source_dir`: its
-    __pycache__, or the mirror of the path under NUMBA_CACHE_DIR when that is set."""
+    __pycache__, or, when NUMBA_CACHE_DIR is set, the folder numba names under it after the
+    source folder and the SHA-1 of its absolute path ("nakum_env_f57c...", as numba's
+    _CacheLocator.get_suitable_cache_subpath does)."""
     override = os.environ.get("NUMBA_CACHE_DIR")
     if override:
-        return [Path(override) / source_dir.resolve().relative_to(source_dir.resolve().anchor)]
+        folder = os.path.abspath(source_dir)
+        hashed = hashlib.sha1(folder.encode()).hexdigest()
+        return [Path(os.path.abspath(override)) / f"{os.path.basename(folder)}_{hashed}"]
     return [source_dir / "__pycache__"]
 
 
