@@ -231,5 +231,24 @@ def test_trains_on_both_nodes_and_evaluates(cluster, name: str, tmp_path, capsys
     code = cli.main(["eval", name, "--checkpoint", str(checkpoint), "--games", "3", "--no-progress"])
     out = capsys.readouterr().out
     assert code == 0, out
-    for opponent in ["random", *game.bots]:
+    # Solo (min_players 1: Nakum) has one opponent, the game's own inside the kernels.
+    opponents = ["in-kernel"] if game.min_players == 1 else ["random", *game.bots]
+    for opponent in opponents:
         assert any(line.startswith(opponent) for line in out.splitlines()), out
+
+
+def test_the_caller_still_compiles_numba_code_after_training(cluster) -> None:
+    """init_ray sets the workers' thread counts; it once also set NUMBA_NUM_THREADS in the
+    caller's process, and numba, which re-reads it at every compile, then refused to compile
+    anything once its thread pool ran ("Cannot set NUMBA_NUM_THREADS ...")."""
+    from numba import njit
+
+    from treasure_core.batch import BatchRunner
+
+    BatchRunner("nakbe", 4, seed=0, num_threads=2).random_playout(1)  # numba's threads run
+
+    @njit
+    def plus_one(x: int) -> int:
+        return x + 1
+
+    assert plus_one(1) == 2

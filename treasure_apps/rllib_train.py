@@ -214,7 +214,12 @@ def init_ray(address: str | None = None, **kwargs: Any) -> None:
     """Connect to a cluster (address) or start a local one, with the workers' env vars."""
     import ray
 
-    os.environ.update({k: v for k, v in WORKER_ENV_VARS.items() if k not in os.environ})
+    # The driver's own process gets torch's thread counts only: numba re-reads NUMBA_NUM_THREADS
+    # at every compile and refuses a new value once its threads run, so changing it here broke
+    # the caller's later numba calls. The workers get all three through runtime_env.
+    for name, value in WORKER_ENV_VARS.items():
+        if not name.startswith("NUMBA_"):
+            os.environ.setdefault(name, value)
     if not ray.is_initialized():
         ray.init(
             address=address,
