@@ -128,4 +128,5 @@ GOLD_COLLECTED = _fields.add(MAX_PLAYERS, "GOLD_COLLECTED", 0, GOLD_TILES)
 # [seat, colour] crystals making up a same-turn tie
 TIE_CRYSTALS = _fields.add(MAX_PLAYERS * NUM_COLOURS, "TIE_CRYSTALS", 0, MAX_TIE)
 STATE_SIZE = _fields.size
+GUARD_COUNTER = TILES_REVEALED  # no guard: the stack runs out (GameSpec.guard is None), so it is never read
 STATE_FIELDS = _fields.table()  # every field's name and range, for GameSpec.state_fields

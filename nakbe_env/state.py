@@ -134,6 +134,7 @@ TRAP_ORIGIN = _fields.add(1, "TRAP_ORIGIN", TRAP_FROM_CHAMBER, TRAP_FROM_ROOM)
 # turns passed with no move (public): with MOVES_BY_SEAT, every decision
 NO_MOVES = _fields.add(1, "NO_MOVES", 0, INT32_MAX)
 STATE_SIZE = _fields.size
+GUARD_COUNTER = ROUND  # no guard: the rules end every game (GameSpec.guard is None), so it is never read
 STATE_FIELDS = _fields.table()  # every field's name and range, for GameSpec.state_fields
 
 SEAT_TOKENS = MAX_PLAYERS * TOKEN_KINDS  # the size of one side's block of TOKEN_VALUE_COUNTS

@@ -12,6 +12,7 @@ from nakum_env.data import (
     BOT_SEAT,
     MASK,
     MAX_PLAYERS,
+    MAX_ROUNDS,
     MIN_PLAYERS,
     NUM_OFFERINGS,
     NUM_RES,
@@ -25,7 +26,9 @@ from nakum_env.state import (
     CLAN,
     END_CONDITION,
     END_NAMES,
+    END_ROUND_LIMIT,
     FIRST_OFFERING,
+    GUARD_COUNTER,
     N_ACTIONS,
     OFFERING_OWNER,
     OFFERINGS_DONE,
@@ -44,7 +47,7 @@ from nakum_env.state import (
     VARIANT,
 )
 from treasure_core.aec import TreasureAECEnv
-from treasure_core.game import Dims, Dynamics, GameSpec, Kernels
+from treasure_core.game import Dims, Dynamics, GameSpec, Guard, Kernels
 from treasure_core.header import NUM_PLAYERS, P_NUM_PLAYERS
 from treasure_core.options import Option
 from treasure_core.parallel import TreasureParallelEnv
@@ -165,7 +168,7 @@ def _extra_info(state: np.ndarray, points: np.ndarray, tiebreaks: np.ndarray) ->
 
 GAME = GameSpec(
     name="nakum",
-    env_name="nakum_v0",
+    env_name="nakum_v1",
     title="Nakum",
     min_players=MIN_PLAYERS,
     max_players=MAX_PLAYERS,
@@ -188,6 +191,8 @@ GAME = GameSpec(
     check_options=_check_options,
     validate_state=_validate_state,
     test_configs=_test_configs(),
+    # ROUND is the current day, from 1: the guard cuts a game once MAX_ROUNDS days are over.
+    guard=Guard(GUARD_COUNTER, lambda options: MAX_ROUNDS, "rounds", END_ROUND_LIMIT, counter_start=1),
 )
 
 

@@ -33,7 +33,6 @@ from nakum_env.state import (
     END_CONDITION,
     END_NONE,
     END_OFFERINGS,
-    END_ROUND_CAP,
     EXPLORER,
     FIRST_OFFERING,
     HERITAGE_HOLDER,
@@ -84,7 +83,6 @@ from nakum_env.state import (
     RES,
     REVEALED,
     REVEALS_LEFT,
-    ROUND,
     SACRIFICED,
     SPACE_WORKER,
     START,
@@ -289,12 +287,9 @@ def check_invariants(state: np.ndarray) -> None:
         expected += _destiny_points(s, p)
         assert points[p] == expected, f"seat {p}: score {points[p]} != {expected}"
     if s[TERMINAL]:
-        assert s[END_CONDITION] in (END_OFFERINGS, END_ROUND_CAP)
-        if s[END_CONDITION] == END_OFFERINGS:
-            done = s[OFFERINGS_DONE : OFFERINGS_DONE + competitors]
-            assert max(done) >= data.OFFERINGS_TO_END, "ended early"
-        else:
-            assert s[ROUND] >= data.MAX_ROUNDS, "the round cap before its round"
+        assert s[END_CONDITION] == END_OFFERINGS, "only 2 Offerings end a game (the guard truncates)"
+        done = s[OFFERINGS_DONE : OFFERINGS_DONE + competitors]
+        assert max(done) >= data.OFFERINGS_TO_END, "ended early"
         assert all(s[AVAILABLE + p] == 0 for p in range(n)), "ended before the round was over"
         return
     assert s[END_CONDITION] == END_NONE

@@ -29,7 +29,6 @@ from nakum_env.data import (
     MAX_OPTIONS,
     MAX_PLAYERS,
     MAX_POSITIONS,
-    MAX_ROUNDS,
     MAX_SPACES,
     MIN_WORKERS,
     NUM_CLANS,
@@ -83,7 +82,6 @@ from nakum_env.state import (
     ENCAMPMENT,
     END_CONDITION,
     END_OFFERINGS,
-    END_ROUND_CAP,
     EXPLORE,
     EXPLORER,
     FAVOUR,
@@ -105,6 +103,7 @@ from nakum_env.state import (
     MARKET_DECK_COUNT,
     MARKET_OWNER,
     MARKET_SLOT,
+    MAX_ROUND,
     N_ACTIONS,
     N_CUBE_TARGETS,
     N_OPTION_SLOTS,
@@ -126,6 +125,9 @@ from nakum_env.state import (
     OFFERINGS_MADE,
     OPTION_CUBE,
     OWNED,
+    P_CENOTE,
+    P_DESTINY,
+    P_FOREST,
     PASS,
     PAY_ACTION,
     PENDING,
@@ -160,7 +162,7 @@ from nakum_env.state import (
     V_FOREST,
     VARIANT,
 )
-from treasure_core.header import CURRENT_PLAYER, DECISIONS, NUM_PLAYERS, PARAMS_HEADER, RNG, TERMINAL
+from treasure_core.header import CURRENT_PLAYER, DECISIONS, NUM_PLAYERS, RNG, TERMINAL
 from treasure_core.kernels import init_header
 from treasure_core.rng import rng_below, rng_seed, rng_shuffle
 
@@ -551,7 +553,7 @@ def init(state: np.ndarray, params: np.ndarray, seed: int) -> None:
     tiles = np.arange(NUM_TILES).astype(np.int32)
     rng_shuffle(state, RNG, tiles, NUM_TILES)
     # The Forest (P_FOREST): all 8 tiles around the Pyramid and the Cenote.
-    forest = params.size > PARAMS_HEADER + 2 and params[PARAMS_HEADER + 2] != 0
+    forest = params[P_FOREST] != 0
     state[POSITIONS] = MAX_POSITIONS if forest else BOARD_TILES
     for position in range(MAX_POSITIONS):
         state[TILE_AT + position] = tiles[position] if position < state[POSITIONS] else NO_TILE
@@ -599,10 +601,9 @@ def init(state: np.ndarray, params: np.ndarray, seed: int) -> None:
     state[CURRENT_PLAYER] = 0
     # -- Cenote, Destiny, Forest (issue 16): the flags, the tseek', the Destiny cards.
     state[PAY_ACTION] = -1
-    if params.size > PARAMS_HEADER + 2:
-        state[VARIANT + V_CENOTE] = params[PARAMS_HEADER]
-        state[VARIANT + V_DESTINY] = params[PARAMS_HEADER + 1]
-        state[VARIANT + V_FOREST] = params[PARAMS_HEADER + 2]
+    state[VARIANT + V_CENOTE] = params[P_CENOTE]
+    state[VARIANT + V_DESTINY] = params[P_DESTINY]
+    state[VARIANT + V_FOREST] = params[P_FOREST]
     if state[VARIANT + V_CENOTE]:
         cenote.cenote_setup(state)
     if state[VARIANT + V_DESTINY]:
@@ -643,10 +644,6 @@ def end_day(state):
             state[END_CONDITION] = END_OFFERINGS
             state[TERMINAL] = 1
             return
-    if state[ROUND] >= MAX_ROUNDS:  # the guard against endless games (data.MAX_ROUNDS)
-        state[END_CONDITION] = END_ROUND_CAP
-        state[TERMINAL] = 1
-        return
     night(state)
 
 
@@ -683,7 +680,7 @@ def night(state):
         state[CUBE_RESERVE] += 1
     if n == 1:  # solo: Chaak'Bot's cube leaves the start-player space; its cards are discarded
         chaakbot.night(state)
-    state[ROUND] += 1
+    state[ROUND] = min(state[ROUND] + 1, MAX_ROUND)  # saturates: the guard (GameSpec) cuts far sooner
     start_day(state)
 
 

@@ -63,8 +63,9 @@ NO_TILE = -1
 # End conditions.
 END_NONE = 0
 END_OFFERINGS = 1  # a player has 2 Offerings: the round finished, no night
-END_ROUND_CAP = 2  # data.MAX_ROUNDS rounds were played (a guard, not a rule)
-END_NAMES = ("not over", "two offerings", "round cap")
+# The guard's code (GameSpec.guard, data.MAX_ROUNDS): only in infos, the kernels never set it.
+END_ROUND_LIMIT = 2
+END_NAMES = ("not over", "two offerings", "round limit")
 
 # Cube targets of the free-an-Encampment icon, after the Encampment options.
 N_OPTION_SLOTS = MAX_POSITIONS * 2 * MAX_OPTIONS  # [position, side, option]
@@ -150,7 +151,7 @@ MAX_RESOURCE = 10_000
 _fields = Fields(HEADER_SIZE)
 PHASE = _fields.add(1, "PHASE", 0, len(PHASES) - 1)  # PHASE_*
 ROUND = _fields.add(1, "ROUND", 1, MAX_ROUND)  # 1, 2, ...: the current day
-END_CONDITION = _fields.add(1, "END_CONDITION", END_NONE, len(END_NAMES) - 1)  # END_*
+END_CONDITION = _fields.add(1, "END_CONDITION", END_NONE, END_OFFERINGS)  # END_* (the rules' only)
 START = _fields.add(1, "START", 0, MAX_PLAYERS - 1)  # seat holding the starting player marker
 LEADER = _fields.add(
     1, "LEADER", 0, MAX_PLAYERS - 1
@@ -276,4 +277,5 @@ PAY_SACRIFICE = _fields.add(
     1, "PAY_SACRIFICE", 0, WORKERS_PER_COLOUR - MIN_WORKERS
 )  # sacrifices its tseek' pay (own workers on the Offering)
 STATE_SIZE = _fields.size
+GUARD_COUNTER = ROUND  # the field the guard counts (GameSpec.guard: data.MAX_ROUNDS)
 STATE_FIELDS = _fields.table()

@@ -200,6 +200,7 @@ END_CONDITION = _fields.add(1, "END_CONDITION", END_NONE, END_TURN_CAP)  # END_*
 LAST_EVENT = _fields.add(1, "LAST_EVENT", 0, EVENT_MUMMY | EVENT_CURSE | EVENT_RING | EVENT_PHOTO)
 LAST_PLAYER = _fields.add(1, "LAST_PLAYER", NOBODY, MAX_PLAYERS - 1)  # who took the last decision
 STATE_SIZE = _fields.size
+GUARD_COUNTER = TURN  # the field the guard counts (GameSpec.guard)
 STATE_FIELDS = _fields.table()  # GameSpec.state_fields
 
 assert LAMPS_PER_PLAYER < 32

@@ -123,6 +123,21 @@ def test_batch_threads(config: Config) -> None:
     conformance.check_batch_threads(*config)
 
 
+# -- the guard ----------------------------------------------------------------------------
+def test_guard(config: Config) -> None:
+    conformance.check_guard(*config)
+
+
+def test_the_guard_check_fails_on_a_guard_that_never_cuts() -> None:
+    """A guard whose counter never reaches its limit cuts nothing: the check says so."""
+    from treasure_core.header import REWARD_MODE
+
+    nakum = get_game("nakum")
+    idle = dataclasses.replace(nakum, guard=dataclasses.replace(nakum.guard, counter=REWARD_MODE))
+    with pytest.raises(AssertionError, match=r"'guard' failed for nakum.*reached a guard"):
+        run_conformance(idle, {"num_players": 2}, checks=["guard"])
+
+
 # -- the suite itself ---------------------------------------------------------------------
 def test_every_check_has_a_test() -> None:
     """Each check in CHECKS runs in the project's suite, as test_<name> here or in test_parallel.py."""

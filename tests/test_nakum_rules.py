@@ -676,19 +676,24 @@ def test_score_diff_rewards_with_four_players() -> None:
         assert abs(float(rewards.astype(np.float64).sum())) < 1e-5 * max(1.0, float(np.abs(rewards).max()))
 
 
-def test_a_game_a_fixed_strategy_prolongs_ends_at_the_round_cap() -> None:
+def test_a_game_a_fixed_strategy_prolongs_is_cut_by_the_guard() -> None:
     """A guard, not a rule: always taking the first legal action, nobody completes 2 Offerings;
-    the game ends after data.MAX_ROUNDS rounds with end condition "round cap"."""
+    once data.MAX_ROUNDS days are over the drivers cut the game, a truncation: every agent
+    truncated, rewards 0, no winner, end condition "round limit", the scores in infos."""
     from nakum_env import data
     from nakum_env.env import GAME
-    from nakum_env.state import END_ROUND_CAP, ROUND
+    from nakum_env.state import END_ROUND_LIMIT, ROUND
     from treasure_core.aec import TreasureAECEnv
 
     env = TreasureAECEnv(GAME, num_players=2)
     env.reset(seed=7)
     while not env.is_over():
         env.step(env.legal_actions()[0])
-    assert env.infos["player_0"]["end_condition"] == END_ROUND_CAP
-    assert env.get_state()[ROUND] == data.MAX_ROUNDS
-    assert GAME.info_names["end_condition"][END_ROUND_CAP] == "round cap"
+    assert env.is_truncated() and all(env.truncations.values()) and not any(env.terminations.values())
+    assert env.rewards == {"player_0": 0.0, "player_1": 0.0}
+    info = env.infos["player_0"]
+    assert info["end_condition"] == END_ROUND_LIMIT and not info["winner"] and info["score"] >= 0
+    assert env.get_state()[ROUND] == data.MAX_ROUNDS + 1  # the first day past the limit
+    assert GAME.info_names["end_condition"][END_ROUND_LIMIT] == "round limit"
+    assert GAME.guard.describe({"num_players": 2}) == f"{data.MAX_ROUNDS} rounds"
     GAME.check_invariants(env.get_state())

@@ -288,7 +288,8 @@ def test_a_short_training_run_saves_a_checkpoint_that_plays_a_game(sb3, name, tm
     aec = TreasureAECEnv(game, num_players=players)
     seats: list[Agent] = [player(p) for p in range(players)]
     info = play_game(aec, seats, seed=7)
-    assert aec.get_state()[TERMINAL] and any(info["winner"])
+    # An argmax policy may never finish a Nakum game: then the guard cuts it, with no winner.
+    assert aec.is_over() and aec.is_truncated() != any(info["winner"])
     rows = evaluate.read_eval_log(tmp_path)
     assert {row["steps"] for row in rows} == {0, 128, 256}
     assert {row["opponent"] for row in rows} == {"random", *game.bots}

@@ -22,7 +22,6 @@ import numpy as np
 
 from treasure_core.aec import TreasureAECEnv
 from treasure_core.batch import BatchRunner
-from treasure_core.header import TERMINAL
 from treasure_core.parallel import TreasureParallelEnv
 from treasure_core.registry import all_games, get_game, module_of
 
@@ -86,7 +85,7 @@ def aec_game(name: str, options: dict[str, Any], seed: int) -> dict[str, Any]:
             words.add(env.render(), game.render_rgb(env.get_state()))
         state = env.get_state()
         words.add([game.action_name(state, a) for a in env.legal_actions()])
-        if env.get_state()[TERMINAL]:
+        if env.is_over():  # by the rules, or cut by the guard
             break
         action = pick(seed, step, env.observe(env.agent_selection)["action_mask"])
         env.step(action)
@@ -110,7 +109,7 @@ def bot_game(name: str, options: dict[str, Any], seed: int) -> dict[str, Any]:
     for bot_name, make_bot in game.bots.items():
         bots = [make_bot(seed + p) for p in range(env.num_players)]
         env.reset(seed=seed)
-        while not env.get_state()[TERMINAL] and len(actions) < MAX_STEPS:
+        while not env.is_over() and len(actions) < MAX_STEPS:
             seat = env.possible_agents.index(env.agent_selection)
             action = bots[seat].act(env, env.agent_selection)
             actions.append((bot_name, action))

@@ -205,6 +205,7 @@ LONE_TAKEN = _fields.add(NUM_LOCATIONS * MAX_LOCATION_CARDS, "LONE_TAKEN", 0, 1)
 # [location] how many the lone player may take
 LONE_LIMIT = _fields.add(NUM_LOCATIONS, "LONE_LIMIT", 0, MAX_LONE_SHARE)
 STATE_SIZE = _fields.size
+GUARD_COUNTER = ROUND  # no guard: the rules end every game (GameSpec.guard is None), so it is never read
 STATE_FIELDS = _fields.table()  # every field with its range (GameSpec.state_fields)
 
 

@@ -148,6 +148,7 @@ class TreasureMultiAgentEnv(MultiAgentEnv):
         self._is_bot = np.zeros((k, n), np.bool_)
         self._seen = np.zeros((k, n), np.bool_)  # seats that got an observation this game
         self._over = np.ones(k, np.bool_)
+        self._truncated = np.zeros(k, np.bool_)  # games the guard cut
         self._salts = np.zeros(k, np.int64)
         self._blank = np.zeros(self.dims.n_actions, np.int8)
 
@@ -164,6 +165,7 @@ class TreasureMultiAgentEnv(MultiAgentEnv):
         self._is_bot[np.arange(k), keep] = False  # at least one seat per game is RLlib's
         self._seen[:] = False
         self._over[:] = False
+        self._truncated[:] = False
         observations: dict[str, Any] = {}
         infos: dict[str, Any] = {}
         for g in range(k):
@@ -224,16 +226,20 @@ class TreasureMultiAgentEnv(MultiAgentEnv):
                     state, decisions.pop(seat) if seat in decisions else self._bot(g, seat)
                 )
             self._advance(g)
-            if state[TERMINAL]:
-                returns = np.zeros(self.num_players, np.float32)
-                self.game.kernels.returns(state, returns)
+            if state[TERMINAL] or self._cut(g):
+                returns = np.zeros(self.num_players, np.float32)  # cut by the guard: 0 each
+                if state[TERMINAL]:
+                    self.game.kernels.returns(state, returns)
                 self._finish(g, returns, observations, rewards, terminateds, truncateds, infos)
                 continue
             self._emit(g, observations, infos)
             for agent in observations.keys() & set(self.agent_ids[g]):
                 rewards[agent] = 0.0
-        terminateds["__all__"] = bool(self._over.all())
-        truncateds["__all__"] = False
+        # The episode ends once every game is over: truncated if the guard cut any of them
+        # (each agent's own flags say which of its games ended how).
+        over = bool(self._over.all())
+        terminateds["__all__"] = over and not self._truncated.any()
+        truncateds["__all__"] = over and bool(self._truncated.any())
         self.agents = [a for g in range(self.games_per_env) for a in self._live_agents(g)]
         return observations, rewards, terminateds, truncateds, infos
 
@@ -256,11 +262,15 @@ class TreasureMultiAgentEnv(MultiAgentEnv):
         return self._states[game_index].copy()
 
     # -- inside ---------------------------------------------------------------------------
+    def _cut(self, g: int) -> bool:
+        """The guard (GameSpec.guard) cuts game g now: a truncation, with rewards 0."""
+        return self.game.truncated(self._states[g], self.params)
+
     def _update_deciding(self, g: int) -> None:
         state = self._states[g]
         self._deciding[g] = False
         self._masks[g] = 0
-        if state[TERMINAL]:
+        if state[TERMINAL] or self._cut(g):
             return
         seats = [int(state[CURRENT_PLAYER])] if self._sequential else range(self.num_players)
         for seat in seats:
@@ -272,7 +282,7 @@ class TreasureMultiAgentEnv(MultiAgentEnv):
         state = self._states[g]
         while True:
             self._update_deciding(g)
-            if state[TERMINAL] or (self._deciding[g] & ~self._is_bot[g]).any():
+            if state[TERMINAL] or self._cut(g) or (self._deciding[g] & ~self._is_bot[g]).any():
                 return
             self.game.kernels.step(state, self._bot(g, int(state[CURRENT_PLAYER])))
 
@@ -312,17 +322,21 @@ class TreasureMultiAgentEnv(MultiAgentEnv):
         truncateds: dict,
         infos: dict,
     ) -> None:
-        """Game g is over: every seat RLlib played gets its last observation and final reward."""
+        """Game g is over: every seat RLlib played gets its last observation and final reward
+        (terminated by the rules or an illegal action; truncated if the guard cut it)."""
         self._over[g] = True
+        cut = self._cut(g)
+        self._truncated[g] = cut
         self._masks[g] = 0
         self._deciding[g] = False
-        final = self.game.final_info(self._states[g]) if self._states[g][TERMINAL] else None
+        ended = self._states[g][TERMINAL] or cut
+        final = self.game.final_info(self._states[g], truncated=cut) if ended else None
         for seat in np.flatnonzero(self._seen[g]):
             agent = self.agent_ids[g][seat]
             observations[agent] = self._observation(g, int(seat))
             rewards[agent] = float(returns[seat])
-            terminateds[agent] = True
-            truncateds[agent] = False
+            terminateds[agent] = not cut
+            truncateds[agent] = cut
             info = self._info(g)
             info["game_over"] = 1
             info["winner"] = int(bool(final["winner"][seat])) if final is not None else 0

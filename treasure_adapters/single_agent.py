@@ -8,7 +8,8 @@ over, so a game with several decisions in a row, or with simultaneous turns take
 (Karuba), needs nothing special: the kernels say who acts next.
 
 The reward is 0 until the game ends, then the learner's own final reward (the game's `reward`
-option: win_loss or score_diff), whoever made the last move. The learner's legal actions are in
+option: win_loss or score_diff), whoever made the last move. A game its guard cuts
+(GameSpec.guard) ends the episode with `truncated=True` and reward 0. The learner's legal actions are in
 every `info["action_mask"]` (reset's too, so a vector env's automatic reset hands out the new
 game's mask), and `action_masks()` serves sb3-contrib's MaskablePPO. An illegal action ends the
 episode with -1 (illegal_action="raise" raises instead); one that is not an integer in range
@@ -224,10 +225,9 @@ class TreasureGymEnv(gymnasium.Env):
 
     def waiting_opponent(self) -> tuple[Agent, str] | None:
         """The opponent to act now and its agent name, or None (the learner's turn, or over)."""
-        state = self.aec._state
-        if self._penalized or state[TERMINAL]:
+        if self.is_over():
             return None
-        seat = int(state[CURRENT_PLAYER])
+        seat = int(self.aec._state[CURRENT_PLAYER])
         if seat == self.learner_seat:
             return None
         return self.seat_agents[seat], agent_name(seat)
@@ -259,7 +259,8 @@ class TreasureGymEnv(gymnasium.Env):
         self.aec.step(checked)
 
     def is_over(self) -> bool:
-        return self._penalized or bool(self.aec._state[TERMINAL])
+        """Over by the rules, by the learner's illegal action, or cut by the guard."""
+        return self._penalized or self.aec.is_over()
 
     def observation(self) -> np.ndarray | dict[str, np.ndarray]:
         features = self.aec.observe(agent_name(self.learner_seat))
@@ -271,22 +272,25 @@ class TreasureGymEnv(gymnasium.Env):
         """The same keys at every step: the game's final infos (0 until the end), the learner's
         seat, whether it played illegally, and its action mask."""
         info = self.aec.blank_info()
-        if self.aec._state[TERMINAL] and not self._penalized:
-            info.update(player_info(self.game.final_info(self.aec._state), self.learner_seat))
+        if self.aec.is_over() and not self._penalized:
+            final = self.game.final_info(self.aec._state, truncated=self.aec.is_truncated())
+            info.update(player_info(final, self.learner_seat))
         info["illegal_action"] = int(self._penalized)
         info["learner_seat"] = self.learner_seat
         info["action_mask"] = self.action_masks().astype(np.int8)
         return info
 
-    def outcome(self) -> tuple[float, bool, dict[str, Any]]:
-        """(the learner's reward, terminated, info) after the opponents have played."""
+    def outcome(self) -> tuple[float, bool, bool, dict[str, Any]]:
+        """(the learner's reward, terminated, truncated, info) after the opponents have played."""
         if self._penalized:
-            return -1.0, True, self.info()
+            return -1.0, True, False, self.info()
+        if self.aec.is_truncated():
+            return 0.0, False, True, self.info()  # the guard cut it: no result
         if not self.aec._state[TERMINAL]:
-            return 0.0, False, self.info()
+            return 0.0, False, False, self.info()
         # The learner's own final reward, whoever moved last.
         self.game.kernels.returns(self.aec._state, self._returns)
-        return float(self._returns[self.learner_seat]), True, self.info()
+        return float(self._returns[self.learner_seat]), True, False, self.info()
 
     # -- Gymnasium API ------------------------------------------------------------------------
     def reset(
@@ -304,8 +308,8 @@ class TreasureGymEnv(gymnasium.Env):
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         self.learner_step(action)
         self.play_opponents()
-        reward, terminated, info = self.outcome()
-        return self.observation(), reward, terminated, False, info
+        reward, terminated, truncated, info = self.outcome()
+        return self.observation(), reward, terminated, truncated, info
 
     def action_masks(self) -> np.ndarray:
         """The learner's legal actions (all False once the game is over), for MaskablePPO."""

@@ -54,6 +54,7 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
     agents = [agent_factory(game, kind)(args.seed + i) for i, kind in enumerate(kinds)]
     env = TreasureAECEnv(game, **options)
     wins = np.zeros(n)
+    truncated = 0  # games the guard cut: no one's win
     scores: list[list[float]] = [[] for _ in range(n)]
     warm_up = time.perf_counter()
     _warm_up(env, agents)
@@ -70,7 +71,8 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
             if termination or truncation:
                 p = env.possible_agents.index(agent)
                 who = (p + shift) % n
-                wins[who] += bool(info.get("winner", False))
+                wins[who] += bool(info.get("winner", False))  # never true in a cut game
+                truncated += truncation and p == 0
                 scores[who].append(info.get("score", 0))
                 env.step(None)
                 continue
@@ -78,15 +80,19 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
             total_steps += 1
     elapsed = time.perf_counter() - start
     print(f"{args.games} games of {game.title}, {n} players, seats rotated: {bool(args.rotate)}")
-    print(f"{'agent':<12}{'win rate':>10}{'95% CI':>18}{'mean score':>12}{'sd':>8}")
+    print(f"{'agent':<12}{'win rate':>10}{'95% CI':>18}{'mean score':>12}{'sd':>8}{'truncated':>11}")
     for i, label in enumerate(labels):
-        result = WinRate(float(wins[i]), args.games)
+        result = WinRate(float(wins[i]), args.games, truncated)
         low, high = result.interval
         s = np.array(scores[i], dtype=float)
         print(
             f"{label:<12}{result.rate:>10.3f}{f'[{low:.3f}, {high:.3f}]':>18}{s.mean():>12.2f}{s.std():>8.2f}"
+            f"{result.truncated:>11}"
         )
-    print("(a shared victory counts as a win for every winner)")
+    cut = ""
+    if game.guard is not None:
+        cut = f"; truncated: games the guard cut after {game.guard.describe(options)}, no one's win"
+    print(f"(a shared victory counts as a win for every winner{cut})")
     print(
         f"{total_steps} decisions in {elapsed:.2f} s: "
         f"{total_steps / elapsed:,.0f} steps/s (AEC loop, agents included; "
@@ -136,7 +142,7 @@ def cmd_play(args: argparse.Namespace) -> int:
                 break
             print(f"not a legal move: {answer!r}")
     print("\n" + env.render())
-    info = game.final_info(env.get_state())
+    info = game.final_info(env.get_state(), truncated=env.is_truncated())
     for p in range(n):
         tag = " (you)" if p == args.seat else ""
         # The game's own per-player numbers besides the score (treasure points, say), by name.

@@ -47,9 +47,10 @@ def _series(
     seed: int,
     progress: bool = False,
     label: str = "",
-) -> Iterator[tuple[int, list[bool]]]:
-    """Play n_games, game g with the agents seating(g, num_players) makes; yield (g, winners).
-    Game g's seeds depend only on (seed, g), so two series with the same seed deal alike."""
+) -> Iterator[tuple[int, list[bool], bool]]:
+    """Play n_games, game g with the agents seating(g, num_players) makes; yield (g, winners,
+    whether the guard cut it: then no one won). Game g's seeds depend only on (seed, g), so two
+    series with the same seed deal alike."""
     if n_games < 1:
         raise ValueError(f"the number of games must be at least 1; got {n_games}")
     aec = TreasureAECEnv(game, **options)
@@ -57,7 +58,8 @@ def _series(
     for g in progress_of(range(n_games), label or "games", enabled=progress, leave=False):
         base = (seed * 1_000_003 + g) * (n + 1)
         agents = [factory(base + p) for p, factory in enumerate(seating(g, n))]
-        yield g, _winners(play_game(aec, agents, base + n), game)
+        winners = _winners(play_game(aec, agents, base + n), game)
+        yield g, winners, aec.is_truncated()
 
 
 def win_rate(
@@ -71,13 +73,17 @@ def win_rate(
     label: str = "",
 ) -> WinRate:
     """`player` in one seat against `opponent` in all others, over n_games; the player's seat
-    rotates (game g: seat g mod n). A shared victory counts as a win."""
+    rotates (game g: seat g mod n). A shared victory counts as a win; a game the guard cut is
+    no one's win, counted in `truncated`."""
 
     def seating(g: int, n: int) -> list[AgentFactory]:
         return [player if p == g % n else opponent for p in range(n)]
 
-    series = _series(game, options, seating, n_games, seed, progress, label)
-    return WinRate(sum(winners[g % len(winners)] for g, winners in series), n_games)
+    wins = truncated = 0
+    for g, winners, cut in _series(game, options, seating, n_games, seed, progress, label):
+        wins += winners[g % len(winners)]
+        truncated += cut
+    return WinRate(wins, n_games, truncated)
 
 
 def match_score(
@@ -96,7 +102,7 @@ def match_score(
         return [first if (p + g) % 2 == 0 else second for p in range(n)]
 
     total = 0.0
-    for g, winners in _series(game, options, seating, n_games, seed):
+    for g, winners, _cut in _series(game, options, seating, n_games, seed):  # a cut game: 0 each
         first_won = any(w for p, w in enumerate(winners) if (p + g) % 2 == 0)
         second_won = any(w for p, w in enumerate(winners) if (p + g) % 2 == 1)
         total += 1.0 if first_won and not second_won else 0.5 if first_won else 0.0
@@ -239,25 +245,28 @@ def _print_win_rates(
     n = options["num_players"]
     if n == 1:  # solo: the only opponent is the game's own, inside the kernels (Nakum's Chaak'Bot)
         print(f"{args.checkpoint} on {game.title}, solo: {args.games} games against the game's own opponent")
-        print(f"{'opponent':<12}{'win rate':>10}{'95% interval':>20}")
+        print(f"{'opponent':<12}{'win rate':>10}{'95% interval':>20}{'truncated':>11}")
         unseated = agent_factory(game, "random")  # no other seat: never asked to move
         progress = not args.no_progress
         result = win_rate(game, options, player, unseated, args.games, args.seed, progress, "solo")
         low, high = result.interval
-        print(f"{'in-kernel':<12}{result.rate:>10.3f}{f'[{low:.3f}, {high:.3f}]':>20}")
+        print(f"{'in-kernel':<12}{result.rate:>10.3f}{f'[{low:.3f}, {high:.3f}]':>20}{result.truncated:>11}")
         print("(a win is a score above the in-kernel opponent's; a tie counts as a win)")
         return
     print(
         f"{args.checkpoint} on {game.title}, {n} players: {args.games} games per opponent, "
         f"its seat rotated, the opponent in every other seat"
     )
-    print(f"{'opponent':<12}{'win rate':>10}{'95% interval':>20}")
+    print(f"{'opponent':<12}{'win rate':>10}{'95% interval':>20}{'truncated':>11}")
     for kind in ["random", *game.bots]:
         opponent = agent_factory(game, kind)
         result = win_rate(game, options, player, opponent, args.games, args.seed, not args.no_progress, kind)
         low, high = result.interval
-        print(f"{kind:<12}{result.rate:>10.3f}{f'[{low:.3f}, {high:.3f}]':>20}")
-    print(f"(an equal player wins 1/{n} = {1 / n:.3f}; a shared victory counts as a win)")
+        print(f"{kind:<12}{result.rate:>10.3f}{f'[{low:.3f}, {high:.3f}]':>20}{result.truncated:>11}")
+    print(
+        f"(an equal player wins 1/{n} = {1 / n:.3f}; a shared victory counts as a win; "
+        "truncated: games the guard cut, no one's win)"
+    )
 
 
 def _print_round_robin(game: GameSpec, options: dict[str, Any], args: argparse.Namespace) -> None:

@@ -159,11 +159,11 @@ class TreasureVecEnv(DummyVecEnv):
         advance_opponents(self.games)
         ended = []
         for i, env in enumerate(self.games):
-            reward, terminated, info = env.outcome()
+            reward, terminated, truncated, info = env.outcome()
             self.buf_rews[i] = reward
-            self.buf_dones[i] = terminated
-            info["TimeLimit.truncated"] = False
-            if terminated:
+            self.buf_dones[i] = terminated or truncated
+            info["TimeLimit.truncated"] = truncated  # the guard cut it: sb3 bootstraps the value
+            if terminated or truncated:
                 info["terminal_observation"] = env.observation()
                 # sb3's episode statistics (rollout/ep_rew_mean), as its Monitor wrapper gives
                 elapsed = round(time.perf_counter() - self.started, 6)

@@ -23,6 +23,7 @@ def wilson_interval(successes: float, trials: int) -> tuple[float, float]:
 class WinRate:
     wins: float  # a shared victory counts as a win
     games: int
+    truncated: int = 0  # of the games, those the guard cut (no one's win; GameSpec.guard)
 
     @property
     def rate(self) -> float:

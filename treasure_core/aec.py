@@ -16,7 +16,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from treasure_core.game import GameSpec
-from treasure_core.header import CURRENT_PLAYER, NUM_PLAYERS, STATE_DTYPE, TERMINAL
+from treasure_core.header import CURRENT_PLAYER, NUM_PLAYERS, P_GUARD_LIMIT, STATE_DTYPE, TERMINAL
 
 SEED_MODULUS = 2**63  # kernels take seeds as int64
 
@@ -151,6 +151,9 @@ class TreasureAECEnv(AECEnv):
         self._returns = np.zeros(self.num_players, np.float32)
         self._has_state = False
         self._penalized = False  # an illegal action ended the game (the state is as before it)
+        self._truncated = False  # the guard cut the game (GameSpec.guard)
+        self._guard_limit = int(self.params[P_GUARD_LIMIT])  # 0: no guard
+        self._guard_counter = game.guard.counter if game.guard is not None else 0
         self._sequential = game.dynamics.turns == "sequential"
         self._masks: list[np.ndarray] = []  # every seat's mask now, kept with the state
         self._blank_info: dict[str, Any] | None = None  # every step's info keys, zero
@@ -174,6 +177,7 @@ class TreasureAECEnv(AECEnv):
     def _sync_from_state(self) -> None:
         """Rebuild PettingZoo's bookkeeping from the state array alone."""
         self._penalized = False
+        self._truncated = False
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -183,8 +187,18 @@ class TreasureAECEnv(AECEnv):
         self.agent_selection = self.possible_agents[int(self._state[CURRENT_PLAYER])]
         if self._state[TERMINAL]:
             self._finish()
+        elif self.guard_cuts():
+            self._truncate()
         else:
             self._live_infos()
+
+    def guard_cuts(self) -> bool:
+        """The game's guard (GameSpec.guard) cuts the live game in the state now."""
+        return bool(
+            self._guard_limit
+            and not self._state[TERMINAL]
+            and self._state[self._guard_counter] >= self._guard_limit
+        )
 
     def blank_info(self) -> dict[str, Any]:
         """One agent's info before the end: the final info's keys, every number 0, and
@@ -258,12 +272,43 @@ class TreasureAECEnv(AECEnv):
             }
         self._accumulate_rewards()
 
+    def _truncate(self) -> None:
+        """The guard cut the game: every agent truncated, rewards 0, the final scores in infos
+        with end_condition naming the guard; no one won (a truncation, never a result)."""
+        self._truncated = True
+        info = self.game.final_info(self._state, truncated=True)
+        blank = self.blank_info()
+        self._masks = self._current_masks()  # all empty: the game is over
+        self.infos = {}
+        for p, agent in enumerate(self.possible_agents):
+            self.rewards[agent] = 0.0
+            self.truncations[agent] = True
+            self.infos[agent] = {
+                **blank,
+                **player_info(info, p),
+                "action_mask": np.zeros(self.dims.n_actions, np.int8),
+            }
+        self._accumulate_rewards()
+
     def _require_game(self) -> None:
         if not self._has_state:
             raise RuntimeError(f"{self.game.env_name}: call reset() (or set_state()) first")
 
+    def how_it_ended(self) -> str:
+        """Words for a game that is over: by its rules, by the guard, or by an illegal action."""
+        if self._penalized:
+            return "it ended on an illegal action"
+        if self._truncated:
+            return f"the guard cut it after {self.game.guard.describe(self.options)}"
+        return "it ended by the rules"
+
     def step(self, action: Any) -> None:
         self._require_game()
+        if not self.agents:
+            raise ValueError(
+                f"{self.game.env_name}: step() after the end of the game ({self.how_it_ended()}, "
+                "every agent done); call reset() or set_state()"
+            )
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -278,6 +323,8 @@ class TreasureAECEnv(AECEnv):
         self.agent_selection = self.possible_agents[int(self._state[CURRENT_PLAYER])]
         if self._state[TERMINAL]:
             self._finish()
+        elif self.guard_cuts():
+            self._truncate()
         else:
             self._update_masks()
 
@@ -315,8 +362,13 @@ class TreasureAECEnv(AECEnv):
         return self.game.phases[int(self.game.kernels.phase(self._state))]
 
     def is_over(self) -> bool:
-        """The game has ended: by the rules, or by an illegal action under "penalize"."""
-        return self._penalized or bool(self._state[TERMINAL])
+        """The game has ended: by the rules, by an illegal action under "penalize", or cut by
+        the guard (is_truncated)."""
+        return self._penalized or self._truncated or bool(self._state[TERMINAL])
+
+    def is_truncated(self) -> bool:
+        """The guard cut the game (GameSpec.guard): a truncation, with no result."""
+        return self._truncated
 
     def legal_actions(self) -> list[int]:
         """Legal actions of the agent to act (empty when the game is over)."""

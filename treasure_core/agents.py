@@ -11,7 +11,7 @@ import numpy as np
 
 from treasure_core.aec import TreasureAECEnv, agent_name
 from treasure_core.game import GameSpec
-from treasure_core.header import CURRENT_PLAYER, TERMINAL
+from treasure_core.header import CURRENT_PLAYER
 
 
 class Agent:
@@ -83,10 +83,11 @@ def agent_factory(game: GameSpec, spec: AgentSpec) -> AgentFactory:
 
 
 def play_game(aec: TreasureAECEnv, seat_agents: Sequence[Agent], seed: int) -> dict[str, Any]:
-    """Play one game with an agent in every seat; returns the game's final_info."""
+    """Play one game with an agent in every seat; returns the game's final_info (for a game
+    the guard cut, `aec.is_truncated()`, with no winner and end_condition naming the guard)."""
     aec.reset(seed=seed)
     state = aec._state
-    while not state[TERMINAL]:
+    while not aec.is_over():
         seat = int(state[CURRENT_PLAYER])
         aec.step(seat_agents[seat].act(aec, agent_name(seat)))
-    return aec.game.final_info(state)
+    return aec.game.final_info(state, truncated=aec.is_truncated())

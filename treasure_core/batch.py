@@ -3,7 +3,8 @@
 This is the throughput path (self-play data, benchmarks); it runs the same kernels as the
 AEC env, so the same seeds and actions give the same games. Finished games are reset
 automatically with a seed drawn from their own generator; `step` reports their final
-rewards.
+rewards. A game its guard cuts (GameSpec.guard) is done too, with rewards 0, and flagged in
+`truncated`: a truncation, never a result.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ class BatchRunner:
     >>> runner = BatchRunner("nakbe", 1024, seed=0, num_players=4)
     >>> masks = runner.legal_masks(); obs = runner.observe()
     >>> rewards, dones = runner.step(actions)   # auto-resets finished games
+    >>> runner.truncated                         # which of the dones the guard cut
     """
 
     def __init__(
@@ -65,6 +67,9 @@ class BatchRunner:
         self._states = np.zeros((self.n_games, self.dims.state_size), STATE_DTYPE)
         self.rewards = np.zeros((self.n_games, self.num_players), np.float32)
         self.dones = np.zeros(self.n_games, np.bool_)
+        # Which games of the last step's dones the guard cut (rewards 0, no result).
+        self.truncated = np.zeros(self.n_games, np.bool_)
+        self.playout_truncated = 0  # games the guard cut in the last random_playout
         self._masks = np.zeros((self.n_games, self.dims.n_actions), np.int8)
         self._masks_fresh = False
         self.reset(seed)
@@ -142,7 +147,8 @@ class BatchRunner:
 
     def step(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Apply one action per game. Returns (rewards, dones): the final rewards of the games
-        that ended on this step (zeros elsewhere), and which ended. Ended games restart."""
+        that ended on this step (zeros elsewhere), and which ended. Ended games restart.
+        `truncated` marks the dones that the guard cut (their rewards are 0)."""
         actions = np.asarray(actions)
         if (
             actions.shape != (self.n_games,)
@@ -173,22 +179,30 @@ class BatchRunner:
                 )
         numba.set_num_threads(self.num_threads)
         self.kernels.batch_step(
-            self._states, actions.astype(np.int64, copy=False), self.params, self.rewards, self.dones
+            self._states,
+            actions.astype(np.int64, copy=False),
+            self.params,
+            self.rewards,
+            self.dones,
+            self.truncated,
         )
         self._masks_fresh = False
         return self.rewards, self.dones
 
     def random_playout(self, steps_per_game: int, seed: int = 0) -> tuple[int, int]:
         """Random self-play inside one parallel kernel: each game takes `steps_per_game`
-        uniformly random legal actions (restarting when it ends). Returns (steps, games ended)."""
+        uniformly random legal actions (restarting when it ends). Returns (steps, games ended
+        by the rules); `playout_truncated` counts the games the guard cut."""
         if not _is_integer(steps_per_game) or steps_per_game < 0:
             raise ValueError(f"steps_per_game must be a non-negative integer; got {steps_per_game!r}")
         finished = np.zeros(self.n_games, np.int64)
+        truncated = np.zeros(self.n_games, np.int64)
         numba.set_num_threads(self.num_threads)
         steps = self.kernels.random_playout(
-            self._states, self.params, int(steps_per_game), normalise_seed(seed), finished
+            self._states, self.params, int(steps_per_game), normalise_seed(seed), finished, truncated
         )
         self._masks_fresh = False
+        self.playout_truncated = int(truncated.sum())
         return int(steps), int(finished.sum())
 
     def terminal(self) -> np.ndarray:

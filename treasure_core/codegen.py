@@ -12,7 +12,8 @@ this template, so a change here reaches every game through one command:
 
 The template needs from the game's package: kernels.init, legal_mask, step, scores and
 competitors; observe.observe; state.N_ACTIONS; state.MAX_COMPETITORS (the most competitors
-any state of the game has: players plus in-kernel opponents).
+any state of the game has: players plus in-kernel opponents); state.GUARD_COUNTER (the field
+its guard counts, GameSpec.guard; never read when the game has none).
 """
 
 from __future__ import annotations
@@ -36,9 +37,9 @@ from numba import njit, prange
 
 from {package}.kernels import competitors, init, legal_mask, scores, step
 from {package}.observe import observe
-from {package}.state import MAX_COMPETITORS, N_ACTIONS
+from {package}.state import GUARD_COUNTER, MAX_COMPETITORS, N_ACTIONS
 from treasure_core.header import CURRENT_PLAYER, NUM_PLAYERS, REWARD_MODE, TERMINAL
-from treasure_core.kernels import next_seed, outcome_rewards
+from treasure_core.kernels import guard_reached, next_seed, outcome_rewards
 from treasure_core.rng import local_next
 
 
@@ -64,21 +65,27 @@ def batch_step(
     params: np.ndarray,
     rewards_out: np.ndarray,
     dones_out: np.ndarray,
+    truncated_out: np.ndarray,
 ) -> None:
     """One action per game; a finished game reports its rewards and restarts, seeded from its
-    own generator."""
+    own generator. A game its guard cuts is done and truncated, with rewards 0."""
     for i in prange(states.shape[0]):
         state = states[i]
         rewards_out[i, :] = 0.0
         dones_out[i] = False
-        if state[TERMINAL]:
-            # Loaded finished: a step would read a state no decision belongs to; restart it.
+        truncated_out[i] = False
+        if state[TERMINAL] or guard_reached(state, params, GUARD_COUNTER):
+            # Loaded over: a step would read a state no decision belongs to; restart it.
             init(state, params, next_seed(state))
         else:
             step(state, actions[i])
-            dones_out[i] = state[TERMINAL] != 0
-            if dones_out[i]:
+            if state[TERMINAL]:
+                dones_out[i] = True
                 returns(state, rewards_out[i])
+                init(state, params, next_seed(state))
+            elif guard_reached(state, params, GUARD_COUNTER):
+                dones_out[i] = True
+                truncated_out[i] = True
                 init(state, params, next_seed(state))
 
 
@@ -97,16 +104,22 @@ def batch_observe(states: np.ndarray, obs_out: np.ndarray) -> None:
 
 @njit(cache=True, parallel=True)
 def random_playout(
-    states: np.ndarray, params: np.ndarray, steps: int, seed: int, finished_out: np.ndarray
+    states: np.ndarray,
+    params: np.ndarray,
+    steps: int,
+    seed: int,
+    finished_out: np.ndarray,
+    truncated_out: np.ndarray,
 ) -> int:
-    """Each game takes `steps` uniformly random legal actions, restarting when it ends."""
+    """Each game takes `steps` uniformly random legal actions, restarting when it ends (by the
+    rules: finished_out; by its guard: truncated_out)."""
     for i in prange(states.shape[0]):
         state = states[i]
         mask = np.zeros(N_ACTIONS, np.int8)
         word = np.uint64(seed) ^ (np.uint64(i) * np.uint64(0x9E3779B97F4A7C15))
         for _ in range(steps):
-            if state[TERMINAL]:  # loaded finished: restart it before its first step
-                init(state, params, next_seed(state))
+            if state[TERMINAL] or guard_reached(state, params, GUARD_COUNTER):
+                init(state, params, next_seed(state))  # loaded over: restart before its first step
             count = legal_mask(state, np.int64(state[CURRENT_PLAYER]), mask)
             word, draw = local_next(word)
             pick = np.int64(draw % np.uint64(count))
@@ -120,6 +133,9 @@ def random_playout(
             step(state, action)
             if state[TERMINAL]:
                 finished_out[i] += 1
+                init(state, params, next_seed(state))
+            elif guard_reached(state, params, GUARD_COUNTER):
+                truncated_out[i] += 1
                 init(state, params, next_seed(state))
     return states.shape[0] * steps
 '''

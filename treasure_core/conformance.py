@@ -28,6 +28,7 @@ or from pytest, one test per check and option set:
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import re
 import time
@@ -45,7 +46,15 @@ from treasure_core import codegen
 from treasure_core.aec import TreasureAECEnv
 from treasure_core.batch import BatchRunner
 from treasure_core.game import GameSpec
-from treasure_core.header import CURRENT_PLAYER, DECISIONS, HEADER_SIZE, NUM_PLAYERS, REWARD_MODE, TERMINAL
+from treasure_core.header import (
+    CURRENT_PLAYER,
+    DECISIONS,
+    HEADER_SIZE,
+    NUM_PLAYERS,
+    P_GUARD_LIMIT,
+    REWARD_MODE,
+    TERMINAL,
+)
 from treasure_core.parallel import TreasureParallelEnv
 from treasure_core.registry import get_game, make_env
 
@@ -179,7 +188,7 @@ def _play_random(
     rng = np.random.default_rng(seed)
     taken: list[int] = []
     for _ in range(decisions):
-        if env.get_state()[TERMINAL]:
+        if env.is_over():
             break
         action = random_legal(rng, env.action_mask(env.agent_selection))
         env.step(action)
@@ -203,6 +212,7 @@ def _env_snapshot(env: TreasureAECEnv) -> tuple:
         tuple(sorted(env.rewards.items())),
         tuple(sorted(env._cumulative_rewards.items())),
         tuple(sorted(env.terminations.items())),
+        tuple(sorted(env.truncations.items())),
     )
 
 
@@ -287,7 +297,7 @@ def check_same_seed_same_trajectory(game: GameSpec, options: Options) -> None:
     second.reset(seed=123)
     rng = np.random.default_rng(7)
     decision = 0
-    while not first.get_state()[TERMINAL]:
+    while not first.is_over():
         _require(decision < MAX_DECISIONS, f"the game (seed 123) did not end in {MAX_DECISIONS} decisions")
         action = random_legal(rng, first.action_mask(first.agent_selection))
         first.step(action)
@@ -315,7 +325,7 @@ def check_clone_and_set_state(game: GameSpec, options: Options) -> None:
     env = _reset(game, options, 5)
     _play_random(env, seed=1, decisions=mid_game)
     _require(
-        not env.get_state()[TERMINAL],
+        not env.is_over(),
         f"the game (seed 5) should still be running after {mid_game} of its {length} random decisions",
     )
     twin = env.clone()
@@ -477,7 +487,7 @@ def _hidden_information_case(
         f"resample_hidden changed the agent to act ({env.agent_selection} -> {twin.agent_selection})",
     )
     # Bots read only what their seat may know.
-    if not env.get_state()[TERMINAL] and env.agent_selection == agent:
+    if not env.is_over() and env.agent_selection == agent:
         for name, make_bot in game.bots.items():
             _require(
                 make_bot(0).act(env, agent) == make_bot(0).act(twin, agent),
@@ -568,6 +578,9 @@ def check_legal_mask_for_every_seat(game: GameSpec, options: Options, games: int
             state = env.get_state()
             terminal = bool(state[TERMINAL])
             where = f"game seed {game_seed}, after {decision} random decisions"
+            if env.is_truncated():  # the guard cut it: the kernels know nothing of the drivers' guard
+                _require(not parallel.deciding_seats(), f"{where}: the guard cut the game, yet seats decide")
+                break
             parallel.set_state(state)
             deciding = {int(seat) for seat in parallel.deciding_seats()}
             with_actions = set()
@@ -678,12 +691,38 @@ def check_random_play_fuzz(game: GameSpec, options: Options, games: int = 100) -
         env.reset(seed=1000 + game_index)
         _invariants(game, env.get_state(), f"{where}at the start")
         taken = _play_random(env, seed=game_index, decisions=MAX_DECISIONS, check=True, where=where)
-        _require(env.get_state()[TERMINAL], f"{where}did not end in {len(taken)} decisions")
+        _require(env.is_over(), f"{where}did not end in {len(taken)} decisions")
+        if env.is_truncated():
+            _check_truncated(game, env, where)
+            continue
         rewards = [env.rewards[a] for a in env.possible_agents]
         _require(all(env.terminations.values()), f"{where}ended, but not every agent is terminated")
         info = env.infos[env.possible_agents[0]]
         _require("score" in info, f"{where}the final infos have no 'score': {info}")
         _check_final_rewards(game, env, rewards, where)
+
+
+def _check_truncated(game: GameSpec, env: TreasureAECEnv, where: str) -> None:
+    """A game the guard cut: every agent truncated and none terminated, every reward 0, no
+    winner, the scores in infos, end_condition naming the guard."""
+    _require(game.guard is not None, f"{where}truncated, but the game declares no guard")
+    _require(
+        all(env.truncations.values()) and not any(env.terminations.values()),
+        f"{where}cut by the guard: truncations {env.truncations}, terminations {env.terminations}",
+    )
+    _require(
+        all(env.rewards[a] == 0.0 and env._cumulative_rewards[a] == 0.0 for a in env.possible_agents),
+        f"{where}cut by the guard, yet rewards {env.rewards}",
+    )
+    for agent in env.possible_agents:
+        info = env.infos[agent]
+        _require(not info.get("winner") and "score" in info, f"{where}{agent}'s infos at the cut: {info}")
+        if game.guard.end_condition is not None and "end_condition" in info:
+            _require(
+                info["end_condition"] == game.guard.end_condition,
+                f"{where}{agent}'s end_condition is {info['end_condition']}, not the guard's "
+                f"{game.guard.end_condition}",
+            )
 
 
 def _check_final_rewards(game: GameSpec, env: TreasureAECEnv, rewards: list[float], where: str) -> None:
@@ -775,14 +814,15 @@ def check_parallel_plays_the_aec_game(game: GameSpec, options: Options) -> None:
         observations, rewards, terminations, truncations, infos = parallel.step(actions)
         steps += 1
     _require(
-        aec.get_state()[TERMINAL] and np.array_equal(parallel.get_state(), aec.get_state()),
+        aec.is_over() and np.array_equal(parallel.get_state(), aec.get_state()),
         "the Parallel game ended, but the AEC game did not end in the same state",
     )
     expected = {agent: aec.rewards[agent] for agent in aec.possible_agents}
     _require(rewards == expected, f"final rewards differ: Parallel {rewards}, AEC {expected}")
+    cut = aec.is_truncated()
     _require(
-        all(terminations.values()) and not any(truncations.values()),
-        f"at the end: terminations {terminations}, truncations {truncations}",
+        all(truncations.values()) == cut and all(terminations.values()) != cut,
+        f"at the end (cut by the guard: {cut}): terminations {terminations}, truncations {truncations}",
     )
     first, aec_first = parallel.possible_agents[0], aec.possible_agents[0]
     _require(
@@ -1057,9 +1097,9 @@ def check_aec_and_batch_agree(game: GameSpec, options: Options) -> None:
                 continue
             where = f"game {i} (seed {500 + i}), step {step}"
             _require(
-                bool(dones[i]) == bool(env.get_state()[TERMINAL]),
-                f"{where}: the batch says done={bool(dones[i])}, the AEC env terminal="
-                f"{bool(env.get_state()[TERMINAL])}",
+                bool(dones[i]) == env.is_over() and bool(runner.truncated[i]) == env.is_truncated(),
+                f"{where}: the batch says done={bool(dones[i])}, truncated={bool(runner.truncated[i])}; "
+                f"the AEC env over={env.is_over()}, truncated={env.is_truncated()}",
             )
             if dones[i]:
                 expected = [env.rewards[a] for a in env.possible_agents]
@@ -1069,7 +1109,10 @@ def check_aec_and_batch_agree(game: GameSpec, options: Options) -> None:
                 )
                 live[i] = False
                 # Auto-reset: a fresh game, not the finished one.
-                _require(not runner.states[i, TERMINAL], f"{where}: the finished game was not restarted")
+                _require(
+                    not runner.states[i, TERMINAL] and not game.truncated(runner.states[i], runner.params),
+                    f"{where}: the finished game was not restarted",
+                )
         step += 1
     _require(runner.current_players().shape == (n_games,), "current_players() has the wrong shape")
 
@@ -1100,7 +1143,7 @@ def check_random_playout_kernel(game: GameSpec, options: Options) -> None:
     runner = BatchRunner(game, 16, seed=3, **options)
     steps, finished = runner.random_playout(300, seed=8)
     _require(steps == 16 * 300, f"random_playout(300) over 16 games reports {steps} steps, not {16 * 300}")
-    _require(finished > 0, "no game ended in 300 random steps each (16 games)")
+    _require(finished + runner.playout_truncated > 0, "no game ended in 300 random steps each (16 games)")
     for i, state in enumerate(runner.states):
         _invariants(game, state, f"batch game {i} after the playout")
     again = BatchRunner(game, 16, seed=3, **options)
@@ -1169,9 +1212,79 @@ def check_kernel_contract(game: GameSpec, options: Options) -> None:
     for _ in range(MAX_DECISIONS):
         phase = int(game.kernels.phase(env.get_state()))
         _require(0 <= phase < len(game.phases), f"kernels.phase gives {phase}, outside {game.phases!r}")
-        if env.get_state()[TERMINAL]:
+        if env.is_over():
             break
         env.step(random_legal(rng, env.action_mask(env.agent_selection)))
+
+
+# -- the guard --------------------------------------------------------------------------------
+GUARD_TEST_LIMIT = 2  # the tight limit check_guard sets, so that random games reach it
+
+
+def _tight_guard(game: GameSpec) -> GameSpec:
+    """The game with its guard tightened to GUARD_TEST_LIMIT units, so that games reach it."""
+    guard = dataclasses.replace(game.guard, limit=lambda options: GUARD_TEST_LIMIT)
+    return dataclasses.replace(game, guard=guard)
+
+
+@_conformance_check
+def check_guard(game: GameSpec, options: Options, games: int = 4) -> None:
+    """A game that reaches its guard (GameSpec.guard, tightened to GUARD_TEST_LIMIT units) is
+    truncated on every path, never terminated with a winner: the AEC env (every agent truncated,
+    rewards 0, the scores and the guard's end_condition in infos, step() after it a ValueError),
+    set_state of a cut state, the Parallel env, the batch runner (done, `truncated`, rewards 0,
+    restarted) and the in-kernel playout. A game without a guard has none in its params."""
+    if game.guard is None:
+        _require(int(game.make_params(game.validate(options))[P_GUARD_LIMIT]) == 0, "no guard, yet a limit")
+        return
+    tight = _tight_guard(game)
+    env = _aec(tight, options)
+    cut = 0
+    for seed in range(games):
+        where = f"seed {900 + seed}: "
+        env.reset(seed=900 + seed)
+        _play_random(env, seed=seed, decisions=MAX_DECISIONS)
+        _require(env.is_over(), f"{where}the game did not end")
+        if env.is_truncated():
+            cut += 1
+            _check_truncated(tight, env, where)
+            state = env.get_state()
+            _require(not state[TERMINAL] and tight.truncated(state, env.params), f"{where}not a cut state")
+            again = _with_state(tight, options, state)  # a loaded cut state is over at once
+            _require(again.is_truncated() and all(again.truncations.values()), f"{where}set_state: not cut")
+            while env.agents:
+                env.step(None)
+            assert_raises(ValueError, lambda: env.step(None), f"{where}step() after the cut", match="guard")
+    _require(cut > 0, f"none of {games} random games reached a guard of {GUARD_TEST_LIMIT} {game.guard.unit}")
+    parallel = _parallel(tight, options)
+    _, infos = parallel.reset(seed=900)
+    rng = np.random.default_rng(0)
+    truncations: dict[str, bool] = {}
+    rewards: dict[str, float] = {}
+    while parallel.agents:
+        _, rewards, terminations, truncations, infos = parallel.step(_random_joint(infos, rng))
+    if any(truncations.values()):
+        _require(all(truncations.values()) and not any(terminations.values()), "Parallel: a partial cut")
+        _require(set(rewards.values()) == {0.0}, f"Parallel: rewards {rewards} at the cut")
+        _require(not any(info["winner"] for info in infos.values()), "Parallel: a winner at the cut")
+    runner = BatchRunner(tight, 8, seed=900, **options)
+    seen = 0
+    for _ in range(MAX_DECISIONS):
+        masks = runner.legal_masks()
+        step_rewards, dones = runner.step(np.array([random_legal(rng, m) for m in masks]))
+        truncated = runner.truncated
+        _require(not (truncated & ~dones).any(), "batch: truncated but not done")
+        _require(not step_rewards[truncated].any(), "batch: rewards for a game the guard cut")
+        seen += int(truncated.sum())
+        _require(
+            not any(tight.truncated(state, runner.params) for state in runner.states),
+            "batch: a cut game was not restarted",
+        )
+        if seen:
+            break
+    _require(seen > 0, "batch: no game reached the guard")
+    runner.random_playout(200, seed=1)
+    _require(runner.playout_truncated > 0, "random_playout: no game reached the guard in 200 steps each")
 
 
 # -- the suite --------------------------------------------------------------------------------
@@ -1211,6 +1324,8 @@ CHECKS: dict[str, Callable[..., None]] = {
     "batch_rejects_illegal_actions": check_batch_rejects_illegal_actions,
     "random_playout_kernel": check_random_playout_kernel,
     "batch_threads": check_batch_threads,
+    # the guard
+    "guard": check_guard,
 }
 
 

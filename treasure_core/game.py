@@ -16,6 +16,7 @@ from treasure_core.header import (
     CURRENT_PLAYER,
     DECISIONS,
     NUM_PLAYERS,
+    P_GUARD_LIMIT,
     P_NUM_PLAYERS,
     P_REWARD_MODE,
     PARAMS_HEADER,
@@ -43,10 +44,11 @@ class Kernels(NamedTuple):
     full_state: Callable  # (state, out float32)
     resample_hidden: Callable  # (state, player, seed): re-deal what player cannot know
     batch_init: Callable  # (states, params, seeds)
-    batch_step: Callable  # (states, actions, params, rewards_out, dones_out), auto-reset
+    # (states, actions, params, rewards_out, dones_out, truncated_out): auto-reset, and the guard
+    batch_step: Callable
     batch_legal_mask: Callable  # (states, masks_out): each game's player to act
     batch_observe: Callable  # (states, obs_out): each game's player to act
-    random_playout: Callable  # (states, params, steps, seed, finished_out) -> steps taken
+    random_playout: Callable  # (states, params, steps, seed, finished_out, truncated_out) -> steps
 
     @classmethod
     def from_modules(cls, kernels: ModuleType, observe: ModuleType, batch: ModuleType) -> Kernels:
@@ -74,6 +76,30 @@ class Dynamics(NamedTuple):
     chance: bool  # dice, shuffles or draws, from the generator in the state
     # imperfect: some seat may not see part of the state (resample_hidden re-deals it).
     information: Literal["perfect", "imperfect"]
+
+
+@dataclass(frozen=True)
+class Guard:
+    """The limit a game sets where its rules alone cannot guarantee an end (a fixed strategy
+    could prolong it for ever). The drivers apply it, never the kernels: a live game whose
+    `state[counter]` has reached `limit(options)` is cut, a PettingZoo truncation (every agent
+    truncated, rewards 0, the scores in infos, `end_condition` naming the guard), never an end
+    with a winner. A guard that cuts more than a few percent of bot games is a defect of the
+    rules or the bot, not a feature."""
+
+    counter: int  # the state field it counts (the game's state.GUARD_COUNTER)
+    limit: Callable[[dict[str, Any]], int]  # validated options -> how many units a game may last
+    unit: str  # what the counter counts, for people: "rounds", "turns"
+    # The code of the game's `end_condition` info that names the guard (info_names), or None.
+    end_condition: int | None = None
+    counter_start: int = 0  # the counter's value when a game starts (1 for a round "from 1")
+
+    def threshold(self, options: dict[str, Any]) -> int:
+        """The counter's value that cuts a game: params[P_GUARD_LIMIT]."""
+        return int(self.limit(options)) + self.counter_start
+
+    def describe(self, options: dict[str, Any]) -> str:
+        return f"{self.limit(options)} {self.unit}"
 
 
 OBSERVATION_FORMATS = ("dict", "box")
@@ -163,6 +189,9 @@ class GameSpec:
     check_options: Callable[[dict[str, Any]], None] | None = None
     # Option combinations the conformance suite runs besides one option at a time.
     test_configs: tuple[dict[str, Any], ...] = ()
+    # The limit that cuts a game the rules alone might never end (Guard); None: the rules end
+    # every game.
+    guard: Guard | None = None
 
     @property
     def options(self) -> tuple[Option, ...]:
@@ -179,6 +208,7 @@ class GameSpec:
         header = [0] * PARAMS_HEADER
         header[P_NUM_PLAYERS] = options["num_players"]
         header[P_REWARD_MODE] = REWARD_MODES[options["reward"]]
+        header[P_GUARD_LIMIT] = 0 if self.guard is None else self.guard.threshold(options)
         return np.array(header + list(self.game_params(options)), dtype=np.int32)
 
     def check_state(self, state: np.ndarray, params: np.ndarray) -> None:
@@ -232,10 +262,18 @@ class GameSpec:
             high[part.start : part.stop] = part.high
         return low, high
 
-    def final_info(self, state: np.ndarray) -> dict[str, Any]:
+    def truncated(self, state: np.ndarray, params: np.ndarray) -> bool:
+        """The guard cuts this live game now (treasure_core.kernels.guard_reached, in Python)."""
+        limit = int(params[P_GUARD_LIMIT])
+        if self.guard is None or limit <= 0 or state[TERMINAL]:
+            return False
+        return bool(state[self.guard.counter] >= limit)
+
+    def final_info(self, state: np.ndarray, truncated: bool = False) -> dict[str, Any]:
         """Everything worth logging at the end: per player its score and whether it won
         (highest score, then highest tie-break, among all competitors; ties share), every
-        competitor's score as a tuple, then the game's extra_info."""
+        competitor's score as a tuple, then the game's extra_info. For a game the guard cut
+        (`truncated`), the same scores, but no one won and `end_condition` names the guard."""
         n = int(state[NUM_PLAYERS])
         competitors = int(self.kernels.competitors(state))
         points = np.zeros(competitors, np.int64)
@@ -249,4 +287,8 @@ class GameSpec:
             "scores": tuple(int(x) for x in points),
         }
         info.update(self.extra_info(state, points, tiebreaks))
+        if truncated:
+            info["winner"] = [False] * n
+            if self.guard is not None and self.guard.end_condition is not None and "end_condition" in info:
+                info["end_condition"] = self.guard.end_condition
         return info

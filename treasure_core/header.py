@@ -25,7 +25,10 @@ HEADER_SIZE = RNG + RNG_WORDS
 # Params header: options compiled to integers by env.py; a game appends its own.
 P_NUM_PLAYERS = 0
 P_REWARD_MODE = 1
-PARAMS_HEADER = 2
+# The game's guard (GameSpec.guard): a game still going once state[GUARD_COUNTER] reaches this
+# is cut by the drivers, a truncation; 0 means no guard.
+P_GUARD_LIMIT = 2
+PARAMS_HEADER = 3
 
 # Reward modes.
 REWARD_WIN_LOSS = 0

@@ -8,11 +8,13 @@ from numba import njit
 from treasure_core.header import (
     DECISIONS,
     NUM_PLAYERS,
+    P_GUARD_LIMIT,
     P_NUM_PLAYERS,
     P_REWARD_MODE,
     REWARD_MODE,
     REWARD_SCORE_DIFF,
     RNG,
+    TERMINAL,
 )
 from treasure_core.rng import mix64, rng_next, rng_seed
 
@@ -30,6 +32,14 @@ def init_header(state: np.ndarray, params: np.ndarray, seed: int) -> None:
 def next_seed(state: np.ndarray) -> int:
     """A fresh 63-bit seed drawn from a game's own generator (for automatic reset)."""
     return np.int64(rng_next(state, RNG) >> np.uint64(1))
+
+
+@njit(cache=True)
+def guard_reached(state: np.ndarray, params: np.ndarray, counter: int) -> bool:
+    """A live game that its guard cuts now: state[counter] has reached params[P_GUARD_LIMIT]
+    (GameSpec.guard; 0 means no guard). A truncation, never an end by the rules."""
+    limit = params[P_GUARD_LIMIT]
+    return state[TERMINAL] == 0 and limit > 0 and state[counter] >= limit
 
 
 @njit(cache=True)

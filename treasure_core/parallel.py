@@ -47,6 +47,7 @@ class TreasureParallelEnv(ParallelEnv):
         self.action_spaces = self._aec.action_spaces
         self.state_space = self._aec.state_space
         self._has_state = False
+        self._penalized = False  # an illegal action ended the game
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -70,14 +71,25 @@ class TreasureParallelEnv(ParallelEnv):
         self.seed_used = random_seed() if seed is None else normalise_seed(seed)
         self._aec.reset(seed=self.seed_used)
         self._has_state = True
+        self._penalized = False
         self.agents = self.possible_agents[:]
         masks = self._masks()
         return self._observations(masks), self._live_infos(self.agents, masks)
 
+    def _how_it_ended(self) -> str:
+        if self._penalized:
+            return "it ended on an illegal action"
+        if self._aec.guard_cuts():
+            return f"the guard cut it after {self.game.guard.describe(self.options)}"
+        return "it ended by the rules"
+
+    def _over(self) -> bool:
+        """Ended by the rules, or cut by the guard (GameSpec.guard)."""
+        return bool(self._aec._state[TERMINAL]) or self._aec.guard_cuts()
+
     def deciding_seats(self) -> list[int]:
         """The seats that decide in the next step, in seat order."""
-        state = self._aec._state
-        if state[TERMINAL]:
+        if self._over():
             return []
         return [seat for seat in range(self.num_players) if self.legal_mask(seat).any()]
 
@@ -89,7 +101,7 @@ class TreasureParallelEnv(ParallelEnv):
 
     def _masks(self) -> dict[str, np.ndarray]:
         """Every agent's legal actions in the next step (all zeros once the game is over)."""
-        over = bool(self._aec._state[TERMINAL])
+        over = self._over()
         zeros = np.zeros(self._aec.dims.n_actions, np.int8)
         return {
             agent: zeros.copy() if over else self.legal_mask(seat)
@@ -147,7 +159,10 @@ class TreasureParallelEnv(ParallelEnv):
             raise RuntimeError(f"{self.game.env_name}: call reset() (or set_state()) first")
         live = self.agents[:]
         if not live:
-            raise ValueError(f"{self.game.env_name}: the game is over; call reset()")
+            raise ValueError(
+                f"{self.game.env_name}: step() after the end of the game ({self._how_it_ended()}, "
+                "every agent done); call reset() or set_state()"
+            )
         decisions, offender = self._checked(actions)
         if offender is not None:
             return self._penalize(live, offender, actions[offender])
@@ -162,18 +177,20 @@ class TreasureParallelEnv(ParallelEnv):
         masks = self._masks()
         infos = self._live_infos(live, masks)
         done = bool(state[TERMINAL])
-        if done:
+        cut = not done and self._aec.guard_cuts()  # the guard: a truncation, rewards 0
+        if done or cut:
             returns = np.zeros(self.num_players, np.float32)
-            self.game.kernels.returns(state, returns)
-            info = self.game.final_info(state)
+            if done:
+                self.game.kernels.returns(state, returns)
+            info = self.game.final_info(state, truncated=cut)
             for agent in live:
                 seat = self._aec._player_of[agent]
                 rewards[agent] = float(returns[seat])
                 infos[agent].update(player_info(info, seat))
         observations = self._observations(masks)
         terminations = {agent: done for agent in live}
-        truncations = {agent: False for agent in live}
-        if done:
+        truncations = {agent: cut for agent in live}
+        if done or cut:
             self.agents = []
         return observations, rewards, terminations, truncations, infos
 
@@ -181,6 +198,7 @@ class TreasureParallelEnv(ParallelEnv):
         """PettingZoo's convention for an illegal move: the game ends, -1 for the offender and 0
         for the others; the state stays as it was before the step."""
         warn_penalty(self.game, offender, action)
+        self._penalized = True
         zeros = {agent: np.zeros(self._aec.dims.n_actions, np.int8) for agent in self.possible_agents}
         observations = self._observations(zeros)
         rewards = {agent: -1.0 if agent == offender else 0.0 for agent in live}
@@ -202,7 +220,8 @@ class TreasureParallelEnv(ParallelEnv):
         """Load a state array (or its bytes) from either driver."""
         self._aec.set_state(state)
         self._has_state = True
-        self.agents = [] if self._aec._state[TERMINAL] else self.possible_agents[:]
+        self._penalized = False
+        self.agents = [] if self._over() else self.possible_agents[:]
 
     def render(self) -> str | np.ndarray | None:
         return self._aec.render()

@@ -7,16 +7,26 @@ from typing import Any
 import numpy as np
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 from treasure_core.aec import TreasureAECEnv
-from treasure_core.game import Dims, Dynamics, GameSpec, Kernels
+from treasure_core.game import Dims, Dynamics, GameSpec, Guard, Kernels
 from treasure_core.options import Option
 from treasure_core.parallel import TreasureParallelEnv
 
 from pig_env import batch, bots, kernels, observe, render
-from pig_env.data import DEFAULT_PLAYERS, DEFAULT_TARGET, MAX_PLAYERS, MIN_PLAYERS, TARGETS
+from pig_env.data import DEFAULT_PLAYERS, DEFAULT_TARGET, MAX_PLAYERS, MAX_ROUNDS, MIN_PLAYERS, TARGETS
 from pig_env.invariants import check_invariants, validate_state
-from pig_env.state import ACTIONS, END, N_ACTIONS, PHASES, ROUND, STATE_FIELDS, STATE_SIZE
+from pig_env.state import (
+    ACTIONS,
+    END,
+    END_ROUND_LIMIT,
+    GUARD_COUNTER,
+    N_ACTIONS,
+    PHASES,
+    ROUND,
+    STATE_FIELDS,
+    STATE_SIZE,
+)
 
-END_NAMES = ("not over", "target reached", "round cap")  # by END_NONE, END_TARGET, END_ROUND_CAP
+END_NAMES = ("not over", "target reached", "round limit")  # END_NONE, END_TARGET, END_ROUND_LIMIT (the guard)
 
 GAME_OPTIONS = (Option("target", DEFAULT_TARGET, TARGETS, "points to reach: the first to reach them wins"),)
 
@@ -35,7 +45,7 @@ def _extra_info(state: np.ndarray, points: np.ndarray, tiebreaks: np.ndarray) ->
 
 GAME = GameSpec(
     name="pig",
-    env_name="pig_v0",
+    env_name="pig_v1",
     title="Pig",
     min_players=MIN_PLAYERS,
     max_players=MAX_PLAYERS,
@@ -56,6 +66,8 @@ GAME = GameSpec(
     validate_state=validate_state,
     extra_info=_extra_info,
     bots={"bot": bots.PigBot},
+    # ROUND counts from 1: the guard cuts a game once MAX_ROUNDS rounds are over.
+    guard=Guard(GUARD_COUNTER, lambda options: MAX_ROUNDS, "rounds", END_ROUND_LIMIT, counter_start=1),
     # Solo with each reward and the long target (configs() already runs each option alone).
     test_configs=(
         {"num_players": 1, "reward": "score_diff"},

@@ -14,10 +14,10 @@ from pig_env.state import (
     AUTOMATON_ROLLS,
     END,
     END_NONE,
-    END_ROUND_CAP,
     END_TARGET,
     HOLD_ACTION,
     MAX_COMPETITORS,
+    MAX_ROUND_COUNT,
     N_ACTIONS,
     P_TARGET,
     ROLL_ACTION,
@@ -47,7 +47,7 @@ def check_invariants(state: np.ndarray) -> None:
     target = int(state[TARGET])
     assert target in data.TARGETS, f"target {target}"
     rounds = int(state[ROUND])
-    assert 1 <= rounds <= data.MAX_ROUNDS, f"round {rounds}"
+    assert 1 <= rounds <= MAX_ROUND_COUNT, f"round {rounds}"
     # Every seat has decided at least once in each finished round, and the seats before the
     # one to act in this round (a turn starts with a roll). A turn is at most target / 2 rolls
     # of 2 or more, then a hold or a 1.
@@ -75,8 +75,6 @@ def check_invariants(state: np.ndarray) -> None:
         assert points[reached[0]] < target + data.DIE_SIDES, f"winner's score {points[reached[0]]}"
     else:
         assert not reached, f"{reached} reached the target, but the game goes on"
-    if end == END_ROUND_CAP:
-        assert rounds == data.MAX_ROUNDS, f"the round cap ended the game in round {rounds}"
     if state[TERMINAL]:
         assert turn_total == 0, "points left in a turn after the end"
     else:

@@ -10,13 +10,12 @@ from treasure_core.header import CURRENT_PLAYER, DECISIONS, NUM_PLAYERS, RNG, TE
 from treasure_core.kernels import init_header
 from treasure_core.rng import rng_below, rng_seed
 
-from pig_env.data import BUST_FACE, DIE_SIDES, HOLD_AT, MAX_ROUNDS
+from pig_env.data import BUST_FACE, DIE_SIDES, HOLD_AT
 from pig_env.state import (
     AUTOMATON,
     AUTOMATON_GAIN,
     AUTOMATON_ROLLS,
     END,
-    END_ROUND_CAP,
     END_TARGET,
     EVENT_AUTOMATON,
     EVENT_BUST,
@@ -27,6 +26,7 @@ from pig_env.state import (
     LAST_EVENTS,
     LAST_PLAYER,
     LAST_ROLL,
+    MAX_ROUND_COUNT,
     NOBODY,
     P_TARGET,
     PHASE_TURN,
@@ -131,8 +131,8 @@ def automaton_turn(state: np.ndarray) -> None:
 @njit(cache=True)
 def end_turn(state: np.ndarray) -> None:
     """Pass the die to the next seat (in solo the automaton plays its turn first, and the
-    die comes back to the player). After the last seat a new round starts; the round cap
-    (data.MAX_ROUNDS, a guard) ends the game instead."""
+    die comes back to the player). After the last seat a new round starts (the drivers' guard,
+    GameSpec.guard, cuts a game that goes on past data.MAX_ROUNDS rounds)."""
     state[TURN_TOTAL] = 0
     n = state[NUM_PLAYERS]
     if n == 1:
@@ -141,11 +141,7 @@ def end_turn(state: np.ndarray) -> None:
             return
     following = (state[CURRENT_PLAYER] + 1) % n
     if following == 0:
-        if state[ROUND] == MAX_ROUNDS:
-            state[END] = END_ROUND_CAP
-            state[TERMINAL] = 1
-            return
-        state[ROUND] += 1
+        state[ROUND] = min(state[ROUND] + 1, MAX_ROUND_COUNT)
     state[CURRENT_PLAYER] = following
 
 

@@ -49,7 +49,7 @@ def write_view(state: np.ndarray, first: int, out: np.ndarray) -> None:
         if not state[TERMINAL] and c == state[CURRENT_PLAYER]:
             out[_TO_ACT + k] = 1.0
     out[_TURN_TOTAL] = min(state[TURN_TOTAL] / target, 1.0)
-    out[_ROUND] = state[ROUND] / MAX_ROUNDS
+    out[_ROUND] = min(state[ROUND] / MAX_ROUNDS, 1.0)  # past the guard in a raw kernel: 1
     out[_TARGET] = target / MAX_TARGET
     out[_SOLO] = 1.0 if state[NUM_PLAYERS] == 1 else 0.0
 

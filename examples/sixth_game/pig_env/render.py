@@ -13,8 +13,6 @@ from pig_env.state import (
     AUTOMATON,
     AUTOMATON_GAIN,
     AUTOMATON_ROLLS,
-    END,
-    END_ROUND_CAP,
     EVENT_AUTOMATON,
     EVENT_BUST,
     EVENT_HOLD,
@@ -102,8 +100,9 @@ def render_ansi(state: np.ndarray, viewer: int | None = None, colour: bool = Tru
     if state[TERMINAL]:
         points = [int(state[SCORES + c]) for c in range(int(competitors(state)))]
         winners = [competitor_name(state, c) for c, p in enumerate(points) if p == max(points)]
-        why = "the round cap" if state[END] == END_ROUND_CAP else "the target"
-        lines.append(paint(f"game over ({why}): {', '.join(winners)} won", _BOLD, colour))
+        lines.append(paint(f"game over (the target): {', '.join(winners)} won", _BOLD, colour))
+    elif state[ROUND] > MAX_ROUNDS:
+        lines.append(paint(f"game cut after {MAX_ROUNDS} rounds (the round limit): no winner", _BOLD, colour))
     else:
         lines.append(
             f"{competitor_name(state, acting)} to decide, {int(state[TURN_TOTAL])} points in the turn"

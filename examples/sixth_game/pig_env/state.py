@@ -4,7 +4,7 @@ action layout. The shared header (treasure_core.header) comes first; the game's 
 from treasure_core.header import HEADER_SIZE, PARAMS_HEADER
 from treasure_core.layout import ActionLayout, Fields
 
-from pig_env.data import DIE_SIDES, HOLD_AT, MAX_PLAYERS, MAX_ROUNDS, MAX_TARGET, TARGETS
+from pig_env.data import DIE_SIDES, HOLD_AT, MAX_PLAYERS, MAX_TARGET, TARGETS
 
 # Phases (kernels.phase): every decision is the same one, roll or hold.
 PHASE_TURN = 0
@@ -28,7 +28,7 @@ NOBODY = -1
 # How the game ended (END).
 END_NONE = 0
 END_TARGET = 1  # a competitor reached the target
-END_ROUND_CAP = 2  # MAX_ROUNDS were played (data.py: a guard, not a rule)
+END_ROUND_LIMIT = 2  # the guard's code (GameSpec.guard): only in infos, the kernels never set it
 
 # What the last decision did (LAST_EVENTS bits).
 EVENT_ROLL = 1  # rolled 2-6: the turn goes on
@@ -45,11 +45,14 @@ P_TARGET = PARAMS_HEADER
 # so its turn is at most HOLD_AT / 2 rolls (of 2 or more) and HOLD_AT - 1 + a face in points.
 MAX_AUTOMATON_ROLLS = (HOLD_AT + 1) // 2
 
+# The round counter saturates here, far past the guard (data.MAX_ROUNDS), clear of overflow.
+MAX_ROUND_COUNT = 10_000
+
 _fields = Fields(HEADER_SIZE)
 
 TARGET = _fields.add(1, "TARGET", min(TARGETS), MAX_TARGET)  # points to reach
-ROUND = _fields.add(1, "ROUND", 1, MAX_ROUNDS)  # from 1; a round is a turn of every competitor
-END = _fields.add(1, "END", END_NONE, END_ROUND_CAP)  # END_*
+ROUND = _fields.add(1, "ROUND", 1, MAX_ROUND_COUNT)  # from 1; a round is a turn of every competitor
+END = _fields.add(1, "END", END_NONE, END_TARGET)  # END_* (the rules' only)
 # points gathered in the turn of the player to act, not yet banked
 TURN_TOTAL = _fields.add(1, "TURN_TOTAL", 0, MAX_TARGET - 1)
 LAST_PLAYER = _fields.add(1, "LAST_PLAYER", NOBODY, MAX_PLAYERS - 1)  # who took the last decision, or NOBODY
@@ -61,4 +64,5 @@ AUTOMATON_ROLLS = _fields.add(1, "AUTOMATON_ROLLS", 0, MAX_AUTOMATON_ROLLS)
 AUTOMATON_GAIN = _fields.add(1, "AUTOMATON_GAIN", 0, HOLD_AT - 1 + DIE_SIDES)
 SCORES = _fields.add(MAX_COMPETITORS, "SCORES", 0, MAX_TARGET + DIE_SIDES - 1)  # [competitor]: banked points
 STATE_SIZE = _fields.size
+GUARD_COUNTER = ROUND  # the field the guard counts (GameSpec.guard: data.MAX_ROUNDS)
 STATE_FIELDS = _fields.table()  # every field's name and range, for GameSpec.state_fields
