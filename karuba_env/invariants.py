@@ -40,6 +40,7 @@ from karuba_env.state import (
     PHASE,
     PHASE_DRAFT,
     PHASE_PLAY,
+    PLACE_BASE,
     STACK,
     STACK_TAKEN,
     TEMPLE_JUNGLE,
@@ -147,11 +148,17 @@ def check_invariants(state: np.ndarray) -> None:
     last_actions = s[LAST_ACTION : LAST_ACTION + n]
     last_tile = s[LAST_TILE]
     resolved = revealed if s[TERMINAL] else revealed - 1
-    assert last_tile == NO_TILE or last_tile in stack[: max(resolved, 0)], f"LAST_TILE {last_tile}"
+    expected = int(stack[resolved - 1]) if resolved > 0 else NO_TILE  # the tile resolved last
+    assert last_tile == expected, f"LAST_TILE {last_tile}: the tile resolved last is {expected}"
     if last_tile == NO_TILE:
         assert all(a == NO_ACTION for a in last_actions), f"LAST_ACTION {last_actions} before any tile"
     else:
         assert NO_ACTION not in last_actions, f"LAST_ACTION {last_actions}: everyone decided"
+        for p in range(n):  # a seat that laid the last tile has it on that cell
+            action = int(last_actions[p])
+            if PLACE_BASE <= action < PLACE_BASE + cells:
+                cell = islands[p][action - PLACE_BASE]
+                assert cell == last_tile, f"seat {p} laid tile {last_tile} on a cell holding {cell}"
     for p in range(n):
         island, lying = islands[p].tolist(), items[p].tolist()
         tiles = [t for t in island if t != NO_TILE]

@@ -116,19 +116,26 @@ def describe_action(state: np.ndarray, action: int, seat: int | None = None) -> 
     if block == DRAFT_ADVENTURER:
         colour, beach = divmod(index, NUM_BEACH)
         return f"place the {COLOUR_NAMES[colour]} adventurer on beach {beach + 1}"
-    tile = int(state[STACK + max(int(state[TILES_REVEALED]) - 1, 0)])
+    revealed = int(state[TILES_REVEALED])
+    # Only a revealed tile is named: before the first (the draft) the stack's top is hidden.
+    tile = int(state[STACK + revealed - 1]) if revealed > 0 else NO_TILE
     if block == PLACE:
-        return f"lay {tile_words(tile)} on {cell_words(index)}"
+        return f"lay {tile_words(tile) if tile != NO_TILE else 'the tile'} on {cell_words(index)}"
     if block == DISCARD_ACTION:
-        return f"discard tile {tile} without moving"
+        return f"discard {_tile_label(tile)} without moving"
     colour, target = divmod(index, MOVE_TARGETS)
     start = _where(state, seat, colour)
     if target == TEMPLE_TARGET:
-        return f"discard tile {tile}, move {COLOUR_NAMES[colour]} from {start} into its temple"
+        return f"discard {_tile_label(tile)}, move {COLOUR_NAMES[colour]} from {start} into its temple"
     item = {CRYSTAL: " (collect a crystal)", GOLD: " (collect gold)"}.get(
         int(state[CELL_ITEM + seat * NUM_CELLS + target]), ""
     )
-    return f"discard tile {tile}, move {COLOUR_NAMES[colour]} from {start} to {cell_words(target)}{item}"
+    destination = f"{cell_words(target)}{item}"
+    return f"discard {_tile_label(tile)}, move {COLOUR_NAMES[colour]} from {start} to {destination}"
+
+
+def _tile_label(tile: int) -> str:
+    return f"tile {tile}" if tile != NO_TILE else "the tile"
 
 
 def _outcome(action: int) -> str:

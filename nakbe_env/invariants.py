@@ -24,6 +24,7 @@ from nakbe_env.state import (
     GUARDIAN_START,
     IN_RIVER,
     LIGHT,
+    MAX_DECISIONS,
     MAX_PLAYERS,
     MOVES_BY_SEAT,
     N_ACTIONS,
@@ -162,6 +163,7 @@ def check_invariants(state: np.ndarray) -> None:
     assert (moves >= 0).all() and (moves[n:] == 0).all(), "moves by a seat that is not in the game"
     assert state[NO_MOVES] >= 0, "turns passed"
     assert moves.sum() + state[NO_MOVES] == state[DECISIONS], "every decision is a move or a pass"
+    assert state[DECISIONS] <= MAX_DECISIONS, f"{state[DECISIONS]} decisions: above {MAX_DECISIONS}"
     assert state[TRAP_ORIGIN] in (TRAP_FROM_CHAMBER, TRAP_FROM_ROOM), "trap origin"
     # Team cards are a deal of the 7 cards.
     assert sorted(state[TEAM_CARD : TEAM_CARD + MAX_PLAYERS]) == list(range(MAX_PLAYERS)), "team cards"

@@ -90,6 +90,10 @@ MAX_DIE_FACE = int(DIE_FACES.max())
 # space (five, or to the first explorer it meets); explorers stay ahead of it, so it stands
 # below the last space while a game goes on: round r has it on space r - 2 or beyond.
 MAX_ROUND = MAX_TRACK_LENGTH + 1
+# A round lasts until every explorer is in the dark, so no rule bounds the decisions of a game;
+# this cap lies far beyond any real one (random play takes a few hundred at most, the
+# conformance suite calls a game stuck at 5,000) and keeps the counters clear of int32 overflow.
+MAX_DECISIONS = 1_000_000
 
 _fields = Fields(HEADER_SIZE)
 
@@ -128,11 +132,11 @@ BOX_TOKENS = _fields.add(NUM_SIDES * TOKEN_KINDS, "BOX_TOKENS", 0, NUM_TOKENS)
 # [side, seat, value] held
 TOKEN_VALUE_COUNTS = _fields.add(NUM_SIDES * MAX_PLAYERS * TOKEN_KINDS, "TOKEN_VALUE_COUNTS", 0, NUM_TOKENS)
 # [seat, explorer] -> moves made (public)
-MOVES_BY_SEAT = _fields.add(MAX_PLAYERS * NUM_EXPLORERS, "MOVES_BY_SEAT", 0, INT32_MAX)
+MOVES_BY_SEAT = _fields.add(MAX_PLAYERS * NUM_EXPLORERS, "MOVES_BY_SEAT", 0, MAX_DECISIONS)
 # TRAP_FROM_CHAMBER or TRAP_FROM_ROOM (option trap_origin)
 TRAP_ORIGIN = _fields.add(1, "TRAP_ORIGIN", TRAP_FROM_CHAMBER, TRAP_FROM_ROOM)
 # turns passed with no move (public): with MOVES_BY_SEAT, every decision
-NO_MOVES = _fields.add(1, "NO_MOVES", 0, INT32_MAX)
+NO_MOVES = _fields.add(1, "NO_MOVES", 0, MAX_DECISIONS)
 STATE_SIZE = _fields.size
 GUARD_COUNTER = ROUND  # no guard: the rules end every game (GameSpec.guard is None), so it is never read
 STATE_FIELDS = _fields.table()  # every field's name and range, for GameSpec.state_fields

@@ -182,6 +182,11 @@ STEAL_BASE = STEAL.start
 FREE_BASE = FREE.start
 FAVOUR_BASE = FAVOUR.start
 FAVOUR_REFRESH = FAVOUR_BASE + 1
+# The blocks each phase decides in (takes): the day's run from the spaces to pass, the icons'.
+DAY_STOP = PASS.stop
+STEAL_STOP = STEAL.stop
+FREE_STOP = FREE.stop
+FAVOUR_STOP = FAVOUR.stop
 SPACE_PLACES = 2  # workers a double space holds in 4-player games
 TIEBREAK_FIRST = 32  # tie-break: masks first, then who made an Offering first
 
@@ -817,10 +822,45 @@ def effect_step(state, p, action):
 
 
 @njit(cache=True)
+def takes(state, p, action):
+    """Whether the phase under way decides in `action`'s block at all (and, in the set-up,
+    whether the card or tile it names is there): any other in-range action is refused, the
+    state unchanged. The drivers check legality first, but BatchRunner(check_actions=False) and
+    a user's own loop need not, and no action may send a kernel outside its arrays."""
+    current = state[PHASE]
+    if current == PHASE_HERITAGE:
+        card = action - HERITAGE_SETUP_BASE
+        return (
+            0 <= card < NUM_HERITAGE
+            and state[HERITAGE_HOLDER + card] == p + 1
+            and state[HERITAGE_PLAYED + card] == 0
+        )
+    if current == PHASE_REVEAL:
+        position = action - REVEAL_BASE
+        return 0 <= position < state[POSITIONS] and state[REVEALED + position] == 0
+    effect = state[EFFECT]
+    if current == PHASE_DAY and effect != EFFECT_PAY:
+        day = SPACE_BASE <= action < DAY_STOP
+        return day or (state[VARIANT + V_CENOTE] != 0 and cenote.CENOTE_BASE <= action < cenote.WILD_BASE)
+    if effect == EFFECT_STEAL:
+        return STEAL_BASE <= action < STEAL_STOP
+    if effect == EFFECT_FREE:
+        return FREE_BASE <= action < FREE_STOP
+    if effect == EFFECT_FAVOUR:
+        return FAVOUR_BASE <= action < FAVOUR_STOP
+    if effect == EFFECT_PAY:
+        return cenote.WILD_BASE <= action <= cenote.PAY_DONE_ACTION
+    return False
+
+
+@njit(cache=True)
 def step(state: np.ndarray, action: int) -> None:
-    """Apply the decision of the player to act. The caller checks legality (legal_mask)."""
-    state[DECISIONS] += 1
+    """Apply the decision of the player to act. The caller checks legality (legal_mask); an
+    action its phase does not decide in at all is refused here (takes), changing nothing."""
     p = state[CURRENT_PLAYER]
+    if state[TERMINAL] or not takes(state, p, action):
+        return
+    state[DECISIONS] += 1
     current = state[PHASE]
     if current == PHASE_HERITAGE:
         state[PENDING + p] = action - HERITAGE_SETUP_BASE  # hidden until every seat has chosen

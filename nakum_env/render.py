@@ -189,8 +189,13 @@ def offering_words(card: int) -> str:
     return f"{OFFERING_NAMES[card]} ({amount_words(OFFERING_COST[card])}{extra}; {int(OFFERING_VP[card])} VP)"
 
 
+def _face_up(state: np.ndarray, position: int) -> bool:
+    """A revealed tile on the board (a position the board has, its tile turned up)."""
+    return position < int(state[POSITIONS]) and bool(state[REVEALED + position])
+
+
 def _tile_name(state: np.ndarray, position: int) -> str:
-    if state[REVEALED + position]:
+    if _face_up(state, position):
         return TILE_NAMES[int(state[TILE_AT + position])]
     return "face-down tile"
 
@@ -206,6 +211,8 @@ def describe_action(state: np.ndarray, action: int, seat: int | None = None) -> 
         return f"set-up: reveal the tile at position {i + 1}"
     if block == SPACE:
         position, space = divmod(i, MAX_SPACES)
+        if not _face_up(state, position):  # a face-down tile's spaces are not named: it is hidden
+            return f"face-down tile (position {position + 1}): resource space {space + 1}"
         tile = int(state[TILE_AT + position])
         return f"{TILE_NAMES[tile]} (position {position + 1}): take {amount_words(SPACE_GAIN[tile, space])}"
     if block == MARKET_ACTION:
@@ -222,6 +229,8 @@ def describe_action(state: np.ndarray, action: int, seat: int | None = None) -> 
     if block == ENCAMPMENT:
         position, rest = divmod(i, 2 * MAX_OPTIONS)
         side, option = divmod(rest, MAX_OPTIONS)
+        if not _face_up(state, position):
+            return f"face-down tile (position {position + 1}) {SIDES[side]} Encampment: option {option + 1}"
         tile = int(state[TILE_AT + position])
         return (
             f"{TILE_NAMES[tile]} (position {position + 1}) {SIDES[side]} Encampment: take "

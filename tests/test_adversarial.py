@@ -27,10 +27,13 @@ def test_corrupt_states_are_refused_or_play_on_with_bounds_checking(name: str) -
     code, output = adversarial.run_in_subprocess(name)
     print(output)
     assert code == 0, output[-4000:]
-    counts = re.search(r"(\d+) cases, (\d+) refused, (\d+) played on, 0 failures", output)
+    counts = re.search(
+        r"(\d+) cases, (\d+) refused, (\d+) played on, (\d+) actions stepped, 0 failures", output
+    )
     assert counts, output
-    tried, refused, played = map(int, counts.groups())
+    tried, refused, played, actions = map(int, counts.groups())
     assert tried == refused + played and refused > 0 and played > 0, output
+    assert actions > 0, output  # every in-range action, legal or not, in real states
 
 
 def test_a_validator_that_lets_bad_states_through_fails() -> None:

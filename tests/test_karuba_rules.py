@@ -36,11 +36,13 @@ from karuba_env.state import (
     GOLD_COLLECTED,
     IN_TEMPLE,
     LAST_ACTION,
+    LAST_TILE,
     MOVE_BASE,
     MOVE_TARGETS,
     N_ACTIONS,
     NO_ACTION,
     NO_COLOUR,
+    NO_TILE,
     ON_BEACH,
     PENDING,
     PHASE,
@@ -105,6 +107,11 @@ def build(
         for (row, col), tile in island.items():
             state[CELL_TILE + seat * data.NUM_CELLS + cell(row, col)] = tile
             state[CELL_ITEM + seat * data.NUM_CELLS + cell(row, col)] = TILE_ITEM[tile]
+    if laid:  # the tile resolved last: laid where an island holds it, else discarded
+        state[LAST_TILE] = laid[-1]
+        for seat in range(num_players):
+            where = [cell(*rc) for rc, tile in islands.get(seat, {}).items() if tile == laid[-1]]
+            state[LAST_ACTION + seat] = where[0] if where else DISCARD
     for seat, places in (adventurers or {}).items():
         for colour, (row, col) in places.items():
             state[ADVENTURER_POS + seat * 4 + colour] = cell(row, col)
@@ -761,6 +768,29 @@ def test_consistency_checks_name_what_is_wrong():
     state = base.copy()
     state[CURRENT_PLAYER] = 1
     _refused(draft, state, "round the table")
+
+
+def test_the_last_tile_must_be_the_one_resolved_last():
+    """Issue 25: LAST_TILE is the tile before the one showing, and a seat that laid it holds it."""
+    env, base = _loaded(seed=2, steps=12)  # 4 players: three tiles resolved
+    revealed = int(base[TILES_REVEALED])
+    assert revealed >= 3 and base[LAST_TILE] == base[STACK + revealed - 2]
+    state = base.copy()
+    state[LAST_TILE] = state[STACK + revealed - 3]  # revealed and resolved, but not the last
+    _refused(env, state, "LAST_TILE")
+    state = base.copy()
+    state[LAST_TILE] = state[STACK + revealed - 1]  # the tile showing, not yet resolved
+    _refused(env, state, "LAST_TILE")
+    placed = [p for p in range(4) if base[LAST_ACTION + p] < data.NUM_CELLS]
+    if placed:
+        seat, cell = placed[0], int(base[LAST_ACTION + placed[0]])
+        free = next(
+            c for c in range(data.NUM_CELLS) if base[CELL_TILE + seat * data.NUM_CELLS + c] == NO_TILE
+        )
+        state = base.copy()
+        state[LAST_ACTION + seat] = free  # laid elsewhere than where the tile lies
+        _refused(env, state, f"seat {seat} laid tile")
+        assert cell != free
 
 
 def test_every_real_state_is_accepted_as_it_is():

@@ -944,6 +944,26 @@ def test_a_huge_box_count_is_refused_before_resample_hidden_reads_it():
     _refused(state, "tokens not conserved", env)
 
 
+def test_decision_counters_near_the_int32_maximum_are_refused():
+    """Issue 25: DECISIONS and the move counts are bounded (MAX_DECISIONS, far beyond any real
+    game), so no hand-made state overflows them on its next step."""
+    from nakbe_env.state import MAX_DECISIONS, NO_MOVES
+    from treasure_core.header import DECISIONS
+
+    env, state = _real_state()
+    huge = state.copy()
+    delta = 2**31 - 2 - int(state[DECISIONS])  # the sum still holds: every decision a pass
+    huge[DECISIONS] += delta
+    huge[NO_MOVES] += delta
+    _refused(huge, "NO_MOVES", env)
+    consistent = state.copy()  # every counter in range and summing up, but the total too high
+    consistent[DECISIONS] = MAX_DECISIONS + 1
+    consistent[NO_MOVES] += MAX_DECISIONS + 1 - int(state[DECISIONS])
+    _refused(consistent, f"decisions: above {MAX_DECISIONS}", env)
+    consistent[NO_MOVES] -= 1  # NO_MOVES at its bound, the sum one short: refused all the same
+    _refused(consistent, "move or a pass", env)
+
+
 @pytest.mark.parametrize("player", [9, -1])
 def test_a_current_player_outside_the_seats_is_refused(player):
     env, state = _real_state()

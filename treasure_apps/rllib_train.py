@@ -88,7 +88,7 @@ def _check(config: RLlibTrainConfig) -> None:
         value = getattr(config, name)
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
             raise ValueError(f"{name} must be a positive integer; got {value!r}")
-    for name in ("num_env_runners", "checkpoint_every"):
+    for name in ("num_env_runners", "checkpoint_every", "iterations"):
         value = getattr(config, name)
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
             raise ValueError(f"{name} must be a non-negative integer; got {value!r}")
@@ -147,6 +147,15 @@ def _callbacks_class() -> type:
     return TreasureCallbacks
 
 
+def batch_sizes(config: RLlibTrainConfig) -> tuple[int, int]:
+    """(train_batch_size_per_learner, minibatch_size) as RLlib counts them: batches are counted
+    in env steps (count_steps_by="env_steps"), and one env step is up to games_per_env agent
+    steps, so train_batch agent steps are about train_batch // games_per_env env steps; RLlib
+    requires the minibatch to fit in that."""
+    per_learner = max(1, config.train_batch // config.games_per_env)
+    return per_learner, min(config.minibatch_size, per_learner)
+
+
 def build_config(game: GameSpec, options: dict[str, Any], config: RLlibTrainConfig) -> Any:
     """The PPOConfig: the adapter, main + past versions, masking, the callbacks."""
     from ray.rllib.algorithms.ppo import PPOConfig
@@ -156,6 +165,7 @@ def build_config(game: GameSpec, options: dict[str, Any], config: RLlibTrainConf
 
     from treasure_adapters.rllib import TreasureMultiAgentEnv
 
+    per_learner, minibatch = batch_sizes(config)
     env_config = {
         "game": game.name,
         "games_per_env": config.games_per_env,
@@ -195,9 +205,8 @@ def build_config(game: GameSpec, options: dict[str, Any], config: RLlibTrainConf
         )
         .rl_module(rl_module_spec=spec)
         .training(
-            # One env step is up to games_per_env agent steps: train_batch agent steps, about.
-            train_batch_size_per_learner=max(1, config.train_batch // config.games_per_env),
-            minibatch_size=min(config.minibatch_size, config.train_batch),
+            train_batch_size_per_learner=per_learner,
+            minibatch_size=minibatch,
             num_epochs=config.num_epochs,
             lr=config.learning_rate,
             gamma=config.gamma,
@@ -490,6 +499,7 @@ def run(args: argparse.Namespace) -> int:
             snapshot_every=args.snapshot_every,
             checkpoint_every=args.checkpoint_every if args.checkpoint_every_given else 0,
             train_batch=args.train_batch,
+            iterations=args.iterations,
         )
         if args.opponents:
             raise ValueError("--opponents is for the sb3 engine; on RLlib the bot is the game's first")
@@ -534,7 +544,16 @@ def extend_train_parser(parser: argparse.ArgumentParser) -> None:
     )
     group.add_argument("--minutes", type=float, default=0.0, help="a wall-time budget (RLlib)")
     group.add_argument(
-        "--train-batch", type=int, default=defaults.train_batch, help="agent steps per iteration"
+        "--train-batch",
+        type=int,
+        default=defaults.train_batch,
+        help=f"agent steps per PPO iteration (default {defaults.train_batch})",
+    )
+    group.add_argument(
+        "--iterations",
+        type=int,
+        default=defaults.iterations,
+        help="stop after this many PPO iterations (default 0: by --steps or --minutes)",
     )
     for action in parser._actions:
         if action.dest == "checkpoint_every":

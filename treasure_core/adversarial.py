@@ -8,6 +8,11 @@ entry point runs on it, observations stay in their spaces, the invariants hold, 
 continues. Anything else (another exception, an observation out of [0, 1], a broken invariant)
 is a failure, reported with the case.
 
+Then every in-range action, legal or not, goes to the `step` kernel in many real states
+(`every_action`): the drivers check legality before a kernel sees an action, but
+`BatchRunner(check_actions=False)` and a user's own loop do not, and no kernel may read or
+write outside its arrays whatever in-range action it gets.
+
 An out-of-bounds access inside a kernel is silent in numba unless it was compiled with bounds
 checking, and a segfault kills the process. So run the cases in a subprocess with
 NUMBA_BOUNDSCHECK=1 and a numba cache directory of its own (numba's cache ignores the flag):
@@ -60,12 +65,14 @@ class Report:
     tried: int = 0
     refused: int = 0
     played_on: int = 0
+    actions: int = 0  # (state, in-range action) pairs given to the step kernel
     failures: list[str] = field(default_factory=list)
 
     def line(self) -> str:
         return (
             f"adversarial {self.game} {json.dumps(self.options, sort_keys=True)}: {self.tried} cases, "
-            f"{self.refused} refused, {self.played_on} played on, {len(self.failures)} failures"
+            f"{self.refused} refused, {self.played_on} played on, {self.actions} actions stepped, "
+            f"{len(self.failures)} failures"
         )
 
 
@@ -201,10 +208,45 @@ def exercise(game: GameSpec, options: dict[str, Any], state: np.ndarray, seed: i
     return "played on"
 
 
+ACTION_GAMES = 3  # random games whose states take every in-range action
+ACTION_STATES = 40  # of each game's states, about this many, evenly spread
+
+
+def every_action(game: GameSpec, options: dict[str, Any], seed: int, report: Report) -> None:
+    """Every in-range action, legal or not, through `kernels.step` on copies of real states of
+    random play (the start, the end and evenly spread states between). The kernel may refuse an
+    illegal action or play it somehow, but it must not raise (with bounds checking on, an
+    out-of-bounds access raises IndexError)."""
+    env = TreasureAECEnv(game, **options)
+    step = game.kernels.step
+    for g in range(ACTION_GAMES):
+        env.reset(seed=seed + g)
+        rng = np.random.default_rng(seed + g)
+        states = [env.get_state()]
+        while not env.is_over():
+            env.step(int(rng.choice(env.legal_actions())))
+            states.append(env.get_state())
+        every = max(1, len(states) // ACTION_STATES)
+        for k, state in enumerate(states[::every]):
+            if state[TERMINAL]:
+                continue
+            for action in range(env.dims.n_actions):
+                report.actions += 1
+                try:
+                    step(state.copy(), action)
+                except Exception as error:  # any error of a kernel is a failure
+                    phase = game.phases[game.kernels.phase(state)]
+                    report.failures.append(
+                        f"game {g} state {k * every} ({phase}): step(state, {action}): "
+                        f"{type(error).__name__}: {error}"
+                    )
+
+
 def run(
     game: GameSpec | str, options: dict[str, Any] | None = None, seed: int = 0, max_cases: int | None = None
 ) -> Report:
-    """Every case of `cases`, each through `exercise`; the counts and the failures."""
+    """Every case of `cases`, each through `exercise`, then `every_action` (unless max_cases
+    limits the run); the counts and the failures."""
     spec = get_game(game) if isinstance(game, str) else game
     options = dict(options or {})
     report = Report(spec.name, options)
@@ -221,6 +263,8 @@ def run(
             report.refused += 1
         else:
             report.played_on += 1
+    if max_cases is None:
+        every_action(spec, options, seed, report)
     return report
 
 

@@ -461,12 +461,15 @@ class TreasureAECEnv(AECEnv):
         )
 
     def resample_hidden(self, agent: str | int, seed: int) -> np.ndarray:
-        """A state that agent cannot tell from this one: everything it cannot know re-dealt."""
+        """A state that agent cannot tell from this one: everything it cannot know re-dealt.
+        Once the game is over its final infos (every competitor's score) are every agent's, so
+        what decided them is no longer hidden: the state comes back unchanged."""
         self._require_game()
         player = self.player_of(agent)
         seed = normalise_seed(seed)
         twin = self._state.copy()
-        self.game.kernels.resample_hidden(twin, player, seed)
+        if not self.is_over():
+            self.game.kernels.resample_hidden(twin, player, seed)
         return twin
 
     # -- rendering ------------------------------------------------------------------------

@@ -43,7 +43,7 @@ from pettingzoo.utils.conversions import aec_to_parallel
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 from treasure_core import codegen
-from treasure_core.aec import TreasureAECEnv
+from treasure_core.aec import TreasureAECEnv, checked_action
 from treasure_core.batch import BatchRunner
 from treasure_core.game import GameSpec
 from treasure_core.header import (
@@ -486,6 +486,7 @@ def _hidden_information_case(
         twin.agent_selection == env.agent_selection,
         f"resample_hidden changed the agent to act ({env.agent_selection} -> {twin.agent_selection})",
     )
+    _same_words(game, env, twin, player)
     # Bots read only what their seat may know.
     if not env.is_over() and env.agent_selection == agent:
         for name, make_bot in game.bots.items():
@@ -493,6 +494,47 @@ def _hidden_information_case(
                 make_bot(0).act(env, agent) == make_bot(0).act(twin, agent),
                 f"bot {name} reads secrets: it acts differently for {agent} in the resample_hidden twin",
             )
+
+
+def _same_words(game: GameSpec, env: TreasureAECEnv, twin: TreasureAECEnv, player: int) -> None:
+    """The rest of `player`'s own channels, in the state and its resample_hidden twin: its infos,
+    the words for every action (legal or not) in its name, the error message an illegal action
+    of its own would raise, and its text rendering."""
+    agent = env.possible_agents[player]
+    mine, theirs = env.infos[agent], twin.infos[agent]
+    _require(
+        mine.keys() == theirs.keys() and all(np.array_equal(mine[key], theirs[key]) for key in mine),
+        f"{agent} can tell the state from its resample_hidden twin: its infos differ",
+    )
+    state, twin_state = env.get_state(), twin.get_state()
+    for action in range(env.dims.n_actions):
+        name, other = game.action_name(state, action, player), game.action_name(twin_state, action, player)
+        _require(
+            name == other,
+            f"{agent} can tell the state from its resample_hidden twin: action {action} is {name!r} "
+            f"there and {other!r} in the twin",
+        )
+    mask = env.action_mask(agent)
+    illegal = np.flatnonzero(mask == 0)
+    if mask.any() and illegal.size:  # the first and the last illegal action's error message
+        for action in {int(illegal[0]), int(illegal[-1])}:
+            messages = [
+                str(assert_raises(ValueError, lambda e=e, a=action: _check_for(e, agent, a, player)))
+                for e in (env, twin)
+            ]
+            _require(
+                messages[0] == messages[1],
+                f"{agent} can tell the state from its resample_hidden twin: the error for its illegal "
+                f"action {action} differs: {messages[0]!r} / {messages[1]!r}",
+            )
+    seen = game.render_ansi(state, viewer=player), game.render_ansi(twin_state, viewer=player)
+    _require(
+        seen[0] == seen[1], f"{agent} can tell the state from its resample_hidden twin: its rendering differs"
+    )
+
+
+def _check_for(env: TreasureAECEnv, agent: str, action: int, player: int) -> None:
+    checked_action(env.game, env.get_state(), agent, player, action, env.action_mask(agent), "raise")
 
 
 @_conformance_check

@@ -1,0 +1,108 @@
+"""Every command of `treasure-envs` run once with its defaults, as a new user types it: only a
+budget is made small (games, steps, iterations), every other setting is the default. A default
+that only the docs exercise is a default that breaks (the README's RLlib command once failed at
+once on its default minibatch), so a new subcommand fails test_every_command_is_run here until
+it has its run below."""
+
+from __future__ import annotations
+
+import builtins
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from treasure_apps import cli
+
+# The commands run below; test_every_command_is_run keeps this in step with the parser.
+RUN_HERE = {"list", "selfplay", "play", "train", "eval", "bench"}
+
+
+def _subcommands() -> set[str]:
+    parser = cli.build_parser()
+    action = next(a for a in parser._actions if a.dest == "command")
+    return set(action.choices)
+
+
+def test_every_command_is_run() -> None:
+    missing = _subcommands() - RUN_HERE
+    assert not missing, f"commands without a run with their defaults in this file: {sorted(missing)}"
+
+
+def test_list(capsys: pytest.CaptureFixture) -> None:
+    assert cli.main(["list"]) == 0
+    assert "nakbe" in capsys.readouterr().out
+
+
+def test_selfplay(capsys: pytest.CaptureFixture) -> None:
+    assert cli.main(["selfplay", "karuba", "--games", "3"]) == 0
+    assert "steps/s" in capsys.readouterr().out
+
+
+def test_play(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture) -> None:
+    """`play nakbe` as typed: the defaults (4 players, seat 0, bots), answering each prompt with
+    the first legal action the screen lists."""
+
+    def first_legal(prompt: str) -> str:  # "player_0, your move (3, 5, q to quit): " -> "3"
+        return prompt.split("(", 1)[1].split(",")[0]
+
+    monkeypatch.setattr(builtins, "input", first_legal)
+    assert cli.main(["play", "nakbe", "--seed", "3"]) == 0
+    assert "WINNER" in capsys.readouterr().out
+
+
+@pytest.fixture(scope="module")
+def sb3_checkpoint(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """`train nakbe` with its defaults for one PPO update (16 games x 128 steps)."""
+    pytest.importorskip("sb3_contrib")
+    out = tmp_path_factory.mktemp("train")
+    assert cli.main(["train", "nakbe", "--steps", "2048", "--out", str(out), "--no-progress"]) == 0
+    return out / "final_model.zip"
+
+
+def test_train_sb3(sb3_checkpoint: Path) -> None:
+    assert sb3_checkpoint.is_file()
+    assert (sb3_checkpoint.parent / "learning_curve.png").is_file()
+
+
+def test_eval(sb3_checkpoint: Path, capsys: pytest.CaptureFixture) -> None:
+    assert cli.main(["eval", "nakbe", "--checkpoint", str(sb3_checkpoint), "--games", "10"]) == 0
+    out = capsys.readouterr().out
+    assert "random" in out and "bot" in out
+
+
+def test_train_rllib(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    """The README's RLlib command with every default (train batch, minibatch, games per env,
+    env runners), for one PPO iteration: it once failed at once on minibatch > batch."""
+    pytest.importorskip("ray")
+    import ray
+
+    argv = ["train", "nakbe", "--engine", "rllib", "--players", "2", "--option", "reward=score_diff"]
+    try:
+        assert cli.main([*argv, "--iterations", "1", "--out", str(tmp_path), "--no-progress"]) == 0
+    finally:
+        ray.shutdown()
+    assert "checkpoint" in capsys.readouterr().out
+    assert (tmp_path / "checkpoint").is_dir()
+
+
+def test_rllib_batch_sizes_are_consistent() -> None:
+    """The minibatch fits in the per-learner batch, whatever the batch and games per env."""
+    from treasure_apps.rllib_train import RLlibTrainConfig, batch_sizes
+
+    for train_batch in (1, 128, 250, 4000, 8192):
+        for games in (1, 16, 64):
+            for minibatch in (1, 64, 512):
+                config = RLlibTrainConfig(
+                    train_batch=train_batch, games_per_env=games, minibatch_size=minibatch
+                )
+                per_learner, mini = batch_sizes(config)
+                assert 1 <= mini <= per_learner and per_learner == max(1, train_batch // games)
+    assert batch_sizes(RLlibTrainConfig()) == (250, 250)
+
+
+def test_bench(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    """`bench --quick` on one game, its other defaults kept (the peers included)."""
+    assert cli.main(["bench", "--quick", "--games", "nakbe", "--out", str(tmp_path)]) == 0
+    assert (tmp_path / "bench.json").is_file() and np.any([p.suffix == ".md" for p in tmp_path.iterdir()])
+    assert "nakbe" in capsys.readouterr().out
