@@ -3,6 +3,7 @@ invariants and the state validator checked throughout. On demand, not in CI's de
 
     python benchmarks/long_fuzz.py                     # every game, 10**7 steps each
     python benchmarks/long_fuzz.py nakbe --steps 2e6   # one game
+    python benchmarks/long_fuzz.py --per-option-set    # 10**7 steps for every option set
     pytest --long tests/test_long_fuzz.py              # the same from pytest
 
 Each option set (treasure_core.conformance.configs) gets an equal share of the game's steps.
@@ -62,13 +63,17 @@ def fuzz_options(name: str, options: dict[str, Any], steps: int, seed: int = 0) 
     return done
 
 
-def fuzz_game(name: str, steps: int, seed: int = 0, out: Any = sys.stdout) -> dict[str, int]:
-    """`steps` split over the game's option sets; prints a line per option set and a total."""
+def fuzz_game(
+    name: str, steps: int, seed: int = 0, out: Any = sys.stdout, per_option_set: bool = False
+) -> dict[str, int]:
+    """`steps` split over the game's option sets (or `steps` for each of them, per_option_set);
+    prints a line per option set and a total."""
     sets = configs(name)
     total = {"steps": 0, "checks": 0, "games": 0, "aec_steps": 0}
     start = time.perf_counter()
     for k, options in enumerate(sets):
-        counts = fuzz_options(name, options, max(1, steps // len(sets)), seed + k)
+        share = steps if per_option_set else max(1, steps // len(sets))
+        counts = fuzz_options(name, options, share, seed + k)
         for key in total:
             total[key] += counts[key]
         print(
@@ -92,9 +97,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("games", nargs="*", help="games (default: every registered game)")
     parser.add_argument("--steps", type=float, default=1e7, help="random steps per game (default 1e7)")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--per-option-set", action="store_true", help="--steps for every option set, not split over them"
+    )
     args = parser.parse_args(argv)
     for name in args.games or game_names():
-        fuzz_game(name, int(args.steps), args.seed)
+        fuzz_game(name, int(args.steps), args.seed, per_option_set=args.per_option_set)
     return 0
 
 

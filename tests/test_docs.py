@@ -104,6 +104,34 @@ def test_the_game_page_prints_the_action_table(name: str) -> None:
     )
 
 
+OPTIONS_HEADER = "| option | default | values | meaning |"
+
+
+def table_rows(lines: list[str], header: str) -> list[str]:
+    """The rows of the one table under `header` in `lines` (its separator checked)."""
+    assert lines.count(header) == 1, f"the section needs one '{header}' table"
+    at = lines.index(header)
+    assert set(lines[at + 1].replace(" ", "")) <= set("|-"), "no separator under the header"
+    rows = []
+    for line in lines[at + 2 :]:
+        if not line.startswith("|"):
+            break
+        rows.append(line)
+    return rows
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_the_game_page_prints_the_options_table(name: str) -> None:
+    """The Options section holds `| option | default | values | meaning |` with one row per
+    option of the GameSpec, word for word: a documented default that differs from the code's
+    fails here (the nakbe and karuba pages once gave "raise" as illegal_action's default)."""
+    rows = table_rows(section(page(name), "Options"), OPTIONS_HEADER)
+    expected = ["| " + " | ".join(row) + " |" for row in GAMES[name].options_table()]
+    assert rows == expected, (
+        f"{name}.md: the options table must be, from game.options_table():\n" + "\n".join(expected)
+    )
+
+
 @pytest.mark.parametrize("name", sorted(GAMES))
 def test_the_game_page_names_its_phases(name: str) -> None:
     lines = [line for line in section(page(name), "Actions") if line.startswith("**Phases**")]

@@ -734,6 +734,8 @@ def check_random_play_fuzz(game: GameSpec, options: Options, games: int = 100) -
         _invariants(game, env.get_state(), f"{where}at the start")
         taken = _play_random(env, seed=game_index, decisions=MAX_DECISIONS, check=True, where=where)
         _require(env.is_over(), f"{where}did not end in {len(taken)} decisions")
+        if game_index == 0:
+            _check_step_after_the_end(env.clone(), where)
         if env.is_truncated():
             _check_truncated(game, env, where)
             continue
@@ -742,6 +744,19 @@ def check_random_play_fuzz(game: GameSpec, options: Options, games: int = 100) -
         info = env.infos[env.possible_agents[0]]
         _require("score" in info, f"{where}the final infos have no 'score': {info}")
         _check_final_rewards(game, env, rewards, where)
+
+
+def _check_step_after_the_end(env: TreasureAECEnv, where: str) -> None:
+    """Once every agent has stepped out with None, another step is a one-line ValueError that
+    says the game is over and how it ended, and changes nothing."""
+    while env.agents:
+        env.step(None)
+    before = env.get_state()
+    error = assert_raises(
+        ValueError, lambda: env.step(None), f"{where}step() after the end", match="after the end"
+    )
+    _require("\n" not in str(error), f"{where}the error of step() after the end is not one line: {error}")
+    _require(np.array_equal(env.get_state(), before), f"{where}step() after the end changed the state")
 
 
 def _check_truncated(game: GameSpec, env: TreasureAECEnv, where: str) -> None:

@@ -197,6 +197,14 @@ class GameSpec:
     def options(self) -> tuple[Option, ...]:
         return common_options(self.min_players, self.max_players, self.default_players) + self.game_options
 
+    def options_table(self) -> list[tuple[str, str, str, str]]:
+        """(option, default, values, meaning) rows, as docs/games/<game>.md prints them (the
+        docs test checks each page against them, so a documented default follows the code)."""
+        return [
+            (f"`{o.name}`", f"`{o.default!r}`", ", ".join(f"`{v!r}`" for v in o.choices), o.help)
+            for o in self.options
+        ]
+
     def validate(self, options: dict[str, Any]) -> dict[str, Any]:
         validated = validate_options(self.name, self.options, options)
         if self.check_options is not None:
