@@ -37,11 +37,10 @@ def project_layers(root: Path) -> list[Layer]:
         Layer(
             "adapters",
             ("treasure_adapters",),
-            runtime | {"ray", "pyspiel", "open_spiel"},
+            runtime | {"ray", "pyspiel"},
             only_in=(
                 ("ray", "treasure_adapters.rllib"),
                 ("pyspiel", "treasure_adapters.openspiel"),
-                ("open_spiel", "treasure_adapters.openspiel"),
             ),
         ),
         Layer("applications", ("treasure_apps",), runtime | applications),
