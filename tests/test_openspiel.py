@@ -108,6 +108,26 @@ def test_parameters_from_the_issue_and_bad_ones():
         pyspiel.load_game("python_treasure_nakbe(num_players=9)")
 
 
+def test_a_game_registered_later_joins_openspiel(monkeypatch):
+    import dataclasses
+    import sys
+    import types
+
+    from treasure_core import registry
+
+    module = types.ModuleType("nakbe_later_env")
+    module.GAME = dataclasses.replace(get_game("nakbe"), name="nakbe_later")
+    monkeypatch.setitem(sys.modules, "nakbe_later_env", module)
+    registry.register("nakbe_later", "nakbe_later_env")  # the adapter hears of it
+    try:
+        game = pyspiel.load_game("python_treasure_nakbe_later(num_players=2)")
+        assert game.num_players() == 2 and random_game(game, seed=0).is_terminal()
+    finally:
+        registry.unregister("nakbe_later")
+    with pytest.raises(Exception, match="unknown game 'nakbe_later'"):  # OpenSpiel keeps the name
+        pyspiel.load_game("python_treasure_nakbe_later")
+
+
 def test_seeded_games_replay():
     game = load("nakbe", rng_seed=5)
     again = load("nakbe", rng_seed=5)
