@@ -620,10 +620,10 @@ def check_legal_mask_for_every_seat(game: GameSpec, options: Options, games: int
             state = env.get_state()
             terminal = bool(state[TERMINAL])
             where = f"game seed {game_seed}, after {decision} random decisions"
+            parallel.set_state(state)
             if env.is_truncated():  # the guard cut it: the kernels know nothing of the drivers' guard
                 _require(not parallel.deciding_seats(), f"{where}: the guard cut the game, yet seats decide")
                 break
-            parallel.set_state(state)
             deciding = {int(seat) for seat in parallel.deciding_seats()}
             with_actions = set()
             for seat in range(env.num_players):
