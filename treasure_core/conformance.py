@@ -231,10 +231,11 @@ def _random_joint(infos: dict[str, dict[str, Any]], rng: np.random.Generator) ->
 
 
 # -- the option sets --------------------------------------------------------------------------
-def configs(game: GameSpec | str) -> list[Options]:
+def configs(game: GameSpec | str, combinations: bool = True) -> list[Options]:
     """The option sets the suite runs: each player count at default options, each non-default
     value of every option (but num_players and illegal_action, which have checks of their own)
-    at the default player count, then the combinations the game asks for (GameSpec.test_configs)."""
+    at the default player count, then, with `combinations`, the combinations the game asks for
+    (GameSpec.test_configs)."""
     spec = resolve(game)
     result: list[Options] = []
     for n in range(spec.min_players, spec.max_players + 1):
@@ -245,7 +246,7 @@ def configs(game: GameSpec | str) -> list[Options]:
         for choice in option.choices:
             if choice != option.default:
                 result.append({option.name: choice})
-    for options in spec.test_configs:
+    for options in spec.test_configs if combinations else ():
         if dict(options) not in result:
             result.append(dict(options))
     return result
