@@ -18,6 +18,9 @@ class Layer:
     packages: tuple[str, ...]  # top-level packages in this layer
     third_party: frozenset[str]  # third-party top-level modules it may import
     independent: bool = False  # its packages may not import each other
+    # third-party module -> the one project module (with its submodules) of this layer that may
+    # import it: ray only in treasure_adapters.rllib, pyspiel only in treasure_adapters.openspiel.
+    only_in: tuple[tuple[str, str], ...] = ()
 
 
 def project_layers(root: Path) -> list[Layer]:
@@ -29,8 +32,17 @@ def project_layers(root: Path) -> list[Layer]:
     return [
         Layer("runtime", ("treasure_core",), runtime),
         Layer("games", games, runtime, independent=True),
-        # ray: the RLlib adapter (treasure_adapters.rllib), which nothing else imports.
-        Layer("adapters", ("treasure_adapters",), runtime | {"ray"}),
+        # ray: the RLlib adapter, pyspiel: the OpenSpiel adapter; each only there (nothing else
+        # imports them, so the other adapters work without the rllib or bench extra).
+        Layer(
+            "adapters",
+            ("treasure_adapters",),
+            runtime | {"ray", "pyspiel"},
+            only_in=(
+                ("ray", "treasure_adapters.rllib"),
+                ("pyspiel", "treasure_adapters.openspiel"),
+            ),
+        ),
         Layer("applications", ("treasure_apps",), runtime | applications),
     ]
 
@@ -91,6 +103,10 @@ def check(root: Path, layers: list[Layer]) -> list[str]:
                     problems.append(f"{where}: {module} imports {name}, which does not exist")
                 elif top not in stdlib and top not in layer.third_party:
                     problems.append(f"{where}: the {layer.name} layer may not import {top} ({module})")
+                else:
+                    owner = dict(layer.only_in).get(top)
+                    if owner is not None and module != owner and not module.startswith(owner + "."):
+                        problems.append(f"{where}: only {owner} may import {top} ({module} does)")
                 continue
             target_rank, target_layer = layer_of[target.split(".")[0]]
             if target_rank > rank:
