@@ -1,5 +1,6 @@
 """Shared fixtures: every registered game, in every player count and option value
-(treasure_core.conformance.configs)."""
+(treasure_core.conformance.configs), and the two tiers: the default suite, and the long one
+(`pytest --long`) that adds the tests marked `long`."""
 
 from __future__ import annotations
 
@@ -10,29 +11,43 @@ import pytest
 from treasure_core.conformance import configs
 from treasure_core.registry import all_games
 
-CONFIGS: list[tuple[str, dict[str, Any]]] = [
-    (game.name, options) for game in all_games() for options in configs(game)
-]
-CONFIG_IDS = [f"{name}-" + "-".join(f"{k}={v}" for k, v in options.items()) for name, options in CONFIGS]
+
+def _config_id(name: str, options: dict[str, Any]) -> str:
+    return f"{name}-" + "-".join(f"{k}={v}" for k, v in options.items())
 
 
-@pytest.fixture(params=CONFIGS, ids=CONFIG_IDS)
+def _configs() -> list[Any]:
+    """Every player count and every option value of every game in the default suite; the
+    combinations a game asks for (GameSpec.test_configs) in the long tier."""
+    params = []
+    for game in all_games():
+        single = configs(game, combinations=False)
+        for options in configs(game):
+            marks = () if options in single else (pytest.mark.long,)
+            params.append(pytest.param((game.name, options), id=_config_id(game.name, options), marks=marks))
+    return params
+
+
+CONFIGS = _configs()
+
+
+@pytest.fixture(params=CONFIGS)
 def config(request: pytest.FixtureRequest) -> tuple[str, dict[str, Any]]:
     return request.param
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
-    parser.addoption("--long", action="store_true", help="also run the long fuzz (tests marked long)")
+    parser.addoption("--long", action="store_true", help="also run the long tier (tests marked long)")
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    config.addinivalue_line("markers", "long: the long fuzz, run only with --long")
+    config.addinivalue_line("markers", "long: the long tier (exhaustive passes), run only with --long")
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     if config.getoption("--long"):
         return
-    skip = pytest.mark.skip(reason="the long fuzz runs with --long")
+    skip = pytest.mark.skip(reason="the long tier runs with --long")
     for item in items:
         if "long" in item.keywords:
             item.add_marker(skip)

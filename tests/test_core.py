@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import os
 import subprocess
 import sys
@@ -243,6 +244,28 @@ def test_ansi_helpers_measure_what_a_terminal_shows():
     assert red == "\x1b[31mab\x1b[0m" and paint("ab", "\x1b[31m", use_colour=False) == "ab"
     assert visible_len(red) == 2 and visible_len("x\x1b[1;93my") == 2
     assert pad(red, 5) == red + "   " and pad("toolong", 3) == "toolong"
+
+
+def test_warnings_carry_colour_codes_only_to_a_terminal(monkeypatch):
+    """An illegal move's warning is plain text in a log, yellow on a terminal."""
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    def illegal_move_warning() -> str:
+        env = make_env("nakbe", illegal_action="penalize")
+        env.reset(seed=0)
+        mask = env.infos[env.agent_selection]["action_mask"]
+        with pytest.warns(UserWarning, match="illegal action") as caught:
+            env.step(int(np.flatnonzero(mask == 0)[0]))
+        return str(caught[0].message)
+
+    monkeypatch.setattr(sys, "stderr", io.StringIO())
+    plain = illegal_move_warning()
+    assert plain.startswith("WARN: nakbe_v") and "\x1b" not in plain
+    monkeypatch.setattr(sys, "stderr", Terminal())
+    assert illegal_move_warning() == f"\x1b[33m{plain}\x1b[0m"
 
 
 def test_the_registry_finds_games_by_entry_point_and_at_run_time(monkeypatch):

@@ -12,7 +12,7 @@ from numba import njit
 
 from nakbe_env import batch, data, kernels
 from nakbe_env.bots import heuristic_action
-from nakbe_env.env import raw_env
+from nakbe_env.env import GAME, raw_env
 from nakbe_env.state import (
     BOX_TOKENS,
     DIE,
@@ -538,7 +538,10 @@ def play_many(params, games, use_bot, seed, out):
 
 
 def many_games(side: int, games: int, use_bot: bool, seed: int = 0) -> np.ndarray:
-    params = np.array([4, REWARD_WIN_LOSS, side, 0, 7 if side == data.JUNGLE else 0, 0], np.int32)
+    jungle = side == data.JUNGLE  # on the Jungle side every feature is on
+    options = {"num_players": 4, "board": "jungle" if jungle else "temple", "trap_origin": "chamber"}
+    options.update(river=jungle, secret_passage=jungle, snakes=jungle)
+    params = GAME.make_params(GAME.validate(options))
     out = np.zeros((games, 6), np.int64)
     play_many(params, games, use_bot, seed, out)
     return out

@@ -205,7 +205,14 @@ def cluster():
     print(f"local cluster up for {time.perf_counter() - started:.0f} s")
 
 
-@pytest.mark.parametrize("name", game_names())
+# One game on the two-node cluster in the default suite, every other game in the long tier.
+ON_THE_CLUSTER = [
+    pytest.param(name, marks=() if index == 0 else (pytest.mark.long,))
+    for index, name in enumerate(game_names())
+]
+
+
+@pytest.mark.parametrize("name", ON_THE_CLUSTER)
 def test_trains_on_both_nodes_and_evaluates(cluster, name: str, tmp_path, capsys) -> None:
     nodes = {node["NodeID"] for node in ray.nodes() if node["Alive"]}
     assert len(nodes) == 2

@@ -34,11 +34,11 @@ import re
 import time
 from typing import Any
 
-import gymnasium
 import numpy as np
 from gymnasium import spaces
 from ray.rllib.env.multi_agent_env import MultiAgentEnv
 
+from treasure_core import ansi
 from treasure_core.aec import agent_name
 from treasure_core.batch import BatchRunner
 from treasure_core.game import GameSpec
@@ -207,7 +207,7 @@ class TreasureMultiAgentEnv(MultiAgentEnv):
                     offender = offender if offender is not None else int(seat)
                 decisions[int(seat)] = action
             if offender is not None:
-                gymnasium.logger.warn(
+                ansi.warn(
                     f"{self.game.env_name}: illegal action by {self.agent_ids[g][offender]}; its game ends "
                     "with -1 for it and 0 for the others (illegal_action='raise' raises instead)"
                 )

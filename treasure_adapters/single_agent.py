@@ -30,6 +30,7 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
+from treasure_core import ansi
 from treasure_core.aec import TreasureAECEnv, agent_name, checked_action, player_info
 from treasure_core.agents import Agent, AgentFactory, AgentSpec, agent_factory
 from treasure_core.game import GameSpec
@@ -319,7 +320,7 @@ class TreasureGymEnv(gymnasium.Env):
 
     def render(self) -> str | np.ndarray | None:
         if self.render_mode is None:
-            gymnasium.logger.warn("render() was called without a render_mode")
+            ansi.warn("render() was called without a render_mode")
             return None
         return self.aec.render()
 

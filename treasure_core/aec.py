@@ -10,11 +10,11 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-import gymnasium
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
+from treasure_core import ansi
 from treasure_core.game import GameSpec
 from treasure_core.header import CURRENT_PLAYER, NUM_PLAYERS, P_GUARD_LIMIT, STATE_DTYPE, TERMINAL
 
@@ -104,7 +104,7 @@ def checked_action(
 
 def warn_penalty(game: GameSpec, agent: str, action: Any) -> None:
     """The one warning of PettingZoo's convention for an illegal move (every driver's)."""
-    gymnasium.logger.warn(
+    ansi.warn(
         f"{game.env_name}: illegal action {action!r} by {agent}; the game ends with -1 for "
         f"{agent} (illegal_action='raise' raises instead)"
     )
@@ -475,7 +475,7 @@ class TreasureAECEnv(AECEnv):
     # -- rendering ------------------------------------------------------------------------
     def render(self) -> str | np.ndarray | None:
         if self.render_mode is None:
-            gymnasium.logger.warn("render() was called without a render_mode")
+            ansi.warn("render() was called without a render_mode")
             return None
         if self.render_mode == "rgb_array":
             return self.game.render_rgb(self._state)

@@ -4,8 +4,13 @@ that holds colour codes by what a terminal shows."""
 from __future__ import annotations
 
 import re
+import sys
+import warnings
+
+import gymnasium
 
 RESET = "\x1b[0m"
+YELLOW = "\x1b[33m"
 _CODES = re.compile(r"\x1b\[[0-9;]*m")
 
 
@@ -22,3 +27,14 @@ def visible_len(text: str) -> int:
 def pad(text: str, width: int) -> str:
     """`text` padded with spaces to `width` visible characters."""
     return text + " " * max(0, width - visible_len(text))
+
+
+def warn(message: str, stacklevel: int = 1) -> None:
+    """gymnasium.logger.warn's warning, at its level, but yellow only when stderr is a terminal,
+    so that a log file or a CI log gets plain text."""
+    if gymnasium.logger.min_level > gymnasium.logger.WARN:
+        return
+    text = f"WARN: {message}"
+    if getattr(sys.stderr, "isatty", lambda: False)():
+        text = paint(text, YELLOW)
+    warnings.warn(text, stacklevel=stacklevel + 1)

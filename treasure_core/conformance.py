@@ -231,10 +231,11 @@ def _random_joint(infos: dict[str, dict[str, Any]], rng: np.random.Generator) ->
 
 
 # -- the option sets --------------------------------------------------------------------------
-def configs(game: GameSpec | str) -> list[Options]:
+def configs(game: GameSpec | str, combinations: bool = True) -> list[Options]:
     """The option sets the suite runs: each player count at default options, each non-default
     value of every option (but num_players and illegal_action, which have checks of their own)
-    at the default player count, then the combinations the game asks for (GameSpec.test_configs)."""
+    at the default player count, then, with `combinations`, the combinations the game asks for
+    (GameSpec.test_configs)."""
     spec = resolve(game)
     result: list[Options] = []
     for n in range(spec.min_players, spec.max_players + 1):
@@ -245,7 +246,7 @@ def configs(game: GameSpec | str) -> list[Options]:
         for choice in option.choices:
             if choice != option.default:
                 result.append({option.name: choice})
-    for options in spec.test_configs:
+    for options in spec.test_configs if combinations else ():
         if dict(options) not in result:
             result.append(dict(options))
     return result
@@ -620,10 +621,10 @@ def check_legal_mask_for_every_seat(game: GameSpec, options: Options, games: int
             state = env.get_state()
             terminal = bool(state[TERMINAL])
             where = f"game seed {game_seed}, after {decision} random decisions"
+            parallel.set_state(state)
             if env.is_truncated():  # the guard cut it: the kernels know nothing of the drivers' guard
                 _require(not parallel.deciding_seats(), f"{where}: the guard cut the game, yet seats decide")
                 break
-            parallel.set_state(state)
             deciding = {int(seat) for seat in parallel.deciding_seats()}
             with_actions = set()
             for seat in range(env.num_players):
