@@ -9,6 +9,7 @@ from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 from tomb_env import batch, bots, kernels, observe, render
 from tomb_env.data import CHARACTER_NAMES, DEFAULT_PLAYERS, MAX_PLAYERS, MIN_PLAYERS
+from tomb_env.exploiters import EXPLOITERS
 from tomb_env.invariants import check_invariants
 from tomb_env.state import (
     ACTIONS,
@@ -109,7 +110,7 @@ GAME = GameSpec(
     state_fields=STATE_FIELDS,
     validate_state=_validate_state,
     extra_info=_extra_info,
-    bots={"bot": bots.TombBot},
+    bots={"bot": bots.TombBot, **EXPLOITERS},
     info_names={"character": CHARACTER_NAMES},
     test_configs=(
         {"num_players": 6, "proposals": 1, "claim_order": "seat"},

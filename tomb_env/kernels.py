@@ -165,6 +165,12 @@ def is_flip(effect):
 
 
 @njit(cache=True)
+def card_value(state, card):
+    """A card's printed value."""
+    return KIND_VALUE[CARD_KIND[card]]
+
+
+@njit(cache=True)
 def lone_share(cards: int, num_players: int) -> int:
     """A lone player takes up to half the treasures, rounded down (rounded up with 3 players)."""
     if num_players == 3:
