@@ -266,10 +266,51 @@ def test_proposer_with_no_gold_cannot_pay() -> None:
     mask = mask_of(state, 0)
     assert not mask[TRANSFER_BASE + 0 * 6 + 1], "a proposer with no gold pays nothing"
     assert mask[TRANSFER_BASE + 1 * 6 + 0] and mask[PROPOSE_ACTION]
-    # Never more gold than a player holds: 6 units are capped by the protocol, 0 gold by the rule.
+    # Never more gold than a player holds.
     state[GOLD + 1] = 1
     play(state, TRANSFER_BASE + 1 * 6 + 0)
     assert not mask_of(state, 0)[TRANSFER_BASE + 1 * 6 + 0]
+
+
+def test_a_player_with_6_coins_pays_all_6_and_no_more() -> None:
+    """ "You may exchange gold coins with other players during this phase": no limit but the
+    payer's gold (issue 24 item 1)."""
+    state = fresh(3, seed=2)
+    state[GOLD + 0], state[GOLD + 1], state[GOLD + 2] = 6, 0, 3
+    state[kernels.SUPPLY] = data.GOLD_TOKENS - 9
+    play(state, INNER, INNER, OUTER)
+    for _ in range(int(state[SLOT_COUNT])):
+        play(state, ASSIGN_BASE) if not state[SWEEP_LEFT] & 0b100 else play(state, ASSIGN_BASE, LEAVE_ACTION)
+    while state[CURRENT_PLAYER] != 0:
+        play(state, LEAVE_ACTION)
+    pay = TRANSFER_BASE + 0 * 6 + 1  # player 0 pays player 1
+    for _ in range(6):
+        assert mask_of(state, 0)[pay]
+        play(state, pay)
+    assert not mask_of(state, 0)[pay], "nobody pays more than it holds"
+    assert not mask_of(state, 0)[TRANSFER_BASE + 1 * 6 + 0], "a payee does not pay back in the same proposal"
+    play(state, PROPOSE_ACTION, ACCEPT)
+    finish_calls(state)
+    assert (state[GOLD + 0], state[GOLD + 1]) == (0, 6)
+
+
+def test_payments_are_bounded_by_the_gold_there() -> None:
+    """The negotiation still ends: a proposal's payments never exceed the gold held there."""
+    env = ENVS[4]
+    rng = np.random.default_rng(0)
+    mask = np.zeros(N_ACTIONS, np.int8)
+    for game in range(20):
+        env.reset(seed=game)
+        state = env._state
+        steps = 0
+        while not state[TERMINAL]:
+            kernels.legal_mask(state, int(state[CURRENT_PLAYER]), mask)
+            kernels.step(state, int(rng.choice(np.flatnonzero(mask))))
+            for loc in range(2):
+                there = kernels.players_at(state, loc)
+                assert state[kernels.NEG_UNITS + loc] <= kernels.gold_at(state, there)
+            steps += 1
+        assert steps < 2000
 
 
 def test_lone_player_takes_up_to_half() -> None:

@@ -91,7 +91,7 @@ def _validate_state(state: np.ndarray, params: np.ndarray) -> str | None:
 
 GAME = GameSpec(
     name="tomb",
-    env_name="tomb_v0",
+    env_name="tomb_v1",
     title="Tomb Trader",
     min_players=MIN_PLAYERS,
     max_players=MAX_PLAYERS,

@@ -471,8 +471,8 @@ def _check_negotiation(
             assert result != OUTCOME_COLLAPSE or made == limit, (
                 f"a collapse before the last proposal at {where}"
             )
-            # A settled deal's payments are re-dealt by resample_hidden up to the bound, its
-            # NEG_UNITS left as it was.
+            # A settled deal's payments are re-dealt by resample_hidden up to the gold there,
+            # its NEG_UNITS left as it was.
             paid = 0 if stage == STAGE_ASSIGN else MAX_TRANSFER_UNITS if stage == STAGE_IDLE else units
             _check_proposal(assign, net, count, there, gold, paid, where)
             if stage == STAGE_ASSIGN:
@@ -526,3 +526,6 @@ def _check_proposal(
     assert all(net[p] == 0 for p in range(MAX_PLAYERS) if p not in there), f"payments {net} at {where}"
     assert sum(net) == 0 and sum(x for x in net if x > 0) <= units, f"payments {net} at {where}"
     assert all(gold[p] + net[p] >= 0 for p in there), f"payments {net} beyond gold {gold} at {where}"
+    assert sum(x for x in net if x > 0) <= sum(gold[p] for p in there), (
+        f"payments {net} beyond the gold at {where}"
+    )

@@ -96,7 +96,6 @@ from tomb_env.state import (
     LONE_LIMIT,
     LONE_TAKEN,
     MAX_CLAIMS,
-    MAX_TRANSFER_UNITS,
     NEG_ASSIGN,
     NEG_GOLD,
     NEG_LIMIT,
@@ -600,8 +599,16 @@ def phase(state: np.ndarray) -> int:
 
 @njit(cache=True)
 def can_pay(state, loc, payer):
-    """Never more gold than a player holds: the payer keeps a non-negative balance."""
-    return state[GOLD + payer] + state[NEG_GOLD + loc * MAX_PLAYERS + payer] >= 1
+    """Never more gold than a player holds (the payer keeps a non-negative balance), and a
+    player who receives in this proposal does not also pay (so payments cannot go round)."""
+    net = state[NEG_GOLD + loc * MAX_PLAYERS + payer]
+    return net <= 0 and state[GOLD + payer] + net >= 1
+
+
+@njit(cache=True)
+def can_receive(state, loc, payee):
+    """A player who pays in this proposal does not also receive."""
+    return state[NEG_GOLD + loc * MAX_PLAYERS + payee] >= 0
 
 
 @njit(cache=True)
@@ -619,16 +626,15 @@ def negotiation_mask(state, player, mask):
     elif stage == STAGE_TRANSFER:
         mask[PROPOSE_ACTION] = 1
         count = 1
-        if state[NEG_UNITS + loc] < MAX_TRANSFER_UNITS:
-            for i in range(n):
-                payer = (player + i) % n
-                if not (there >> payer) & 1 or not can_pay(state, loc, payer):
-                    continue
-                for j in range(n):
-                    payee = (player + j) % n
-                    if j != i and (there >> payee) & 1:
-                        mask[TRANSFER_BASE + i * MAX_PLAYERS + j] = 1
-                        count += 1
+        for i in range(n):
+            payer = (player + i) % n
+            if not (there >> payer) & 1 or not can_pay(state, loc, payer):
+                continue
+            for j in range(n):
+                payee = (player + j) % n
+                if j != i and (there >> payee) & 1 and can_receive(state, loc, payee):
+                    mask[TRANSFER_BASE + i * MAX_PLAYERS + j] = 1
+                    count += 1
     elif stage == STAGE_VOTE:
         mask[VOTE_BASE + VOTE_REJECT] = 1
         mask[VOTE_BASE + VOTE_ACCEPT] = 1
@@ -858,13 +864,16 @@ def random_transfers(state, there, out, units):
     out[:] = 0
     for _ in range(units):
         payers = 0
+        payees = 0
         for p in range(MAX_PLAYERS):
-            if (there >> p) & 1 and state[GOLD + p] + out[p] >= 1:
+            if (there >> p) & 1 and out[p] <= 0 and state[GOLD + p] + out[p] >= 1:
                 payers |= 1 << p
+            if (there >> p) & 1 and out[p] >= 0:
+                payees |= 1 << p
         if payers == 0:
             return
         payer = random_seat(state, payers)
-        payee = random_seat(state, there & ~(1 << payer))
+        payee = random_seat(state, payees & ~(1 << payer))  # someone: the nets sum to 0
         out[payer] -= 1
         out[payee] += 1
 
@@ -974,6 +983,16 @@ def redeal_unseen(state, player):
 
 
 @njit(cache=True)
+def gold_at(state, there):
+    """The gold the seats `there` hold: a bound on one proposal's payments."""
+    total = 0
+    for p in range(MAX_PLAYERS):
+        if (there >> p) & 1:
+            total += state[GOLD + p]
+    return total
+
+
+@njit(cache=True)
 def redeal_negotiation(state, player):
     """The other location's negotiation: its proposals, payments, votes and lone picks."""
     n = state[NUM_PLAYERS]
@@ -1006,13 +1025,13 @@ def redeal_negotiation(state, player):
                 state[NEG_ASSIGN + loc * MAX_LOCATION_CARDS + slot] = random_seat(state, there)
             units = state[NEG_UNITS + loc]
             if outcome == OUTCOME_DEAL:
-                units = rng_below(state, RNG, MAX_TRANSFER_UNITS + 1)
+                units = rng_below(state, RNG, gold_at(state, there) + 1)
             random_transfers(state, there, net, units)
             state[NEG_GOLD + loc * MAX_PLAYERS : NEG_GOLD + (loc + 1) * MAX_PLAYERS] = net
         if state[LAST_VALID + loc]:
             for slot in range(count):
                 state[LAST_ASSIGN + loc * MAX_LOCATION_CARDS + slot] = random_seat(state, there)
-            random_transfers(state, there, net, rng_below(state, RNG, MAX_TRANSFER_UNITS + 1))
+            random_transfers(state, there, net, rng_below(state, RNG, gold_at(state, there) + 1))
             state[LAST_GOLD + loc * MAX_PLAYERS : LAST_GOLD + (loc + 1) * MAX_PLAYERS] = net
             voters = 0
             for p in range(n):

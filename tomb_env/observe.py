@@ -88,7 +88,7 @@ from treasure_core.layout import offsets
 NUM_PHASES = 4
 NUM_STAGES = 5
 NUM_OUTCOMES = 5
-GOLD_SWING = MAX_TRANSFER_UNITS  # a proposal moves a seat's gold by at most this much
+GOLD_SWING = GOLD_TOKENS  # a proposal moves a seat's gold by at most this much
 MAX_STASH = NUM_CARDS  # one stash can hold up to 49 cards in a real game: scale by the deck
 MAX_ACTIVE = MAX_LOCATION_CARDS  # a seat's waiting weapons and Snakebites come from one deal
 SCORE_LOW = -15
@@ -125,7 +125,7 @@ OBS_LAYOUT = (
     ("proposer", MAX_PLAYERS),  # [seat] proposing (or alone there)
     ("proposals_made", 1),  # / 6
     ("proposals_allowed", 1),  # / 6
-    ("transfer_units", 1),  # gold payments so far / 4
+    ("transfer_units", 1),  # gold payments so far / 21
     ("assign", MAX_LOCATION_CARDS * (MAX_PLAYERS + 1)),  # [slot, seat or 6: not yet] the proposal
     ("proposal_gold", MAX_PLAYERS),  # [seat] (net gold + 4) / 8
     ("own_vote", 3),  # one-hot: not voted, reject, accept
@@ -293,7 +293,7 @@ def observe(state: np.ndarray, player: int, out: np.ndarray) -> None:
         out[_PROPOSER + (proposer - player) % n] = 1.0
     out[_MADE] = state[NEG_MADE + loc] / MAX_PLAYERS
     out[_ALLOWED] = min(state[NEG_LIMIT + loc], MAX_PLAYERS) / MAX_PLAYERS
-    out[_UNITS] = state[NEG_UNITS + loc] / MAX_TRANSFER_UNITS
+    out[_UNITS] = state[NEG_UNITS + loc] / MAX_TRANSFER_UNITS  # = GOLD_TOKENS
     _assign_block(state, out, _ASSIGN, NEG_ASSIGN, loc, player, n)
     for k in range(n):
         seat = (player + k) % n

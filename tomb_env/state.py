@@ -68,7 +68,10 @@ VOTE_NONE = -1
 VOTE_REJECT = 0
 VOTE_ACCEPT = 1
 
-MAX_TRANSFER_UNITS = 4  # gold payments per proposal, 1 coin each (a bound of the protocol)
+# Gold payments in a proposal are 1 coin each, from a payer to a payee at the location; a
+# player pays at most what it holds and never both pays and receives in one proposal, so a
+# proposal makes at most as many payments as the gold held there (21 tokens in all).
+MAX_TRANSFER_UNITS = GOLD_TOKENS
 MAX_CLAIMS = 5  # weapons in the game: at most this many uses in one round
 
 # Claim order of simultaneous weapon uses (option claim_order).
@@ -94,7 +97,8 @@ ASSIGN = ACTIONS.add(
 TRANSFER = ACTIONS.add(
     "transfer",
     MAX_PLAYERS * MAX_PLAYERS,
-    "negotiate, proposer: the player i // 6 seats after you pays 1 gold to the player i % 6 seats after you",
+    "negotiate, proposer: the player i // 6 seats after you pays 1 gold to the player i % 6 seats after "
+    "you (repeat for more; a payer pays at most what it holds and does not also receive)",
 )
 PROPOSE = ACTIONS.add("propose", 1, "negotiate, proposer: the proposal is complete; call the vote")
 VOTE = ACTIONS.add("vote", 2, "negotiate: vote on the proposal, secretly (0 reject, 1 accept)")
