@@ -15,10 +15,10 @@ from numba import njit
 
 from tomb_env.data import (
     ABILITY_CARTOGRAPHY,
+    ABILITY_THREAT,
     ABILITY_WARDING,
     CARD_KIND,
     CARTOGRAPHY_MIN_MAPS,
-    CHARACTER_ABILITY,
     CHARACTER_BONUS,
     EFFECT_DICE,
     EFFECT_DRAW,
@@ -36,8 +36,9 @@ from tomb_env.data import (
     MAX_PLAYERS,
     NUM_CARDS,
     NUM_LOCATIONS,
+    THREAT_COST,
 )
-from tomb_env.kernels import can_pay, is_weapon, legal_mask, players_at, stash_size
+from tomb_env.kernels import ability_of, can_pay, is_weapon, legal_mask, players_at, stash_size
 from tomb_env.state import (
     ASSIGN_BASE,
     CARD_OWNER,
@@ -89,7 +90,7 @@ MAX_TRANSFER_PLAN = 3  # gold the bot pays at most to even out a proposal
 def worth(state: np.ndarray, player: int, card: int) -> float:
     """What `card` would add to `player`'s final value, by what `player` holds now."""
     character = state[CHARACTER + player]
-    ability = CHARACTER_ABILITY[character]
+    ability = ability_of(state, player)
     maps = 0
     rock = False
     statue = False
@@ -128,7 +129,7 @@ def worth(state: np.ndarray, player: int, card: int) -> float:
     elif effect == EFFECT_SNAKEBITE:
         value -= 0.5
     elif is_weapon(effect):
-        value += 0.3
+        value += 0.3 + (THREAT_COST if ability == ABILITY_THREAT else 0.0)  # relative: 1 off each other
     if ability == ABILITY_WARDING and value < 0:
         value = 0.0
     return value + CHARACTER_BONUS[character, kind]

@@ -84,14 +84,30 @@ CARD_KIND = np.repeat(np.arange(NUM_KINDS, dtype=np.int32), KIND_COUNT)
 MAX_OF_KIND = int(KIND_COUNT.max())
 KIND = {name: i for i, name in enumerate(KIND_NAMES)}
 
-# Character abilities. SOURCE: assumed (the rulebook: "Some have additional effects"). Every
-# ability acts only on the final score, so nothing in play reveals a character.
+# Character abilities, option `abilities`: "bonus_only" (the rulebook: each character's bonus
+# list and nothing more) or "assumed" (these, SOURCE: assumed; the rulebook says only "Some have
+# additional effects as well to help you or hinder other players!"). Each ability acts only on
+# the final score, so nothing in play reveals a character; each name says which general rule
+# it overrides, or whom it hinders.
+ABILITIES_BONUS_ONLY = 0
+ABILITIES_ASSUMED = 1
 ABILITY_NONE = 0
-ABILITY_LUCK = 1  # the first lost coin call scores as won
-ABILITY_CARTOGRAPHY = 2  # maps score as if one more were held (with at least two)
+# Gambler, overrides the coin-flip rule: his first lost call of the game (in time order: by
+# round, then in the order the calls are made) scores as won.
+ABILITY_LUCK = 1
+# Cartographer, overrides the map table: his maps score as if one more were held (with two+).
+ABILITY_CARTOGRAPHY = 2
 CARTOGRAPHY_MIN_MAPS = 2
-ABILITY_TRADE = 3  # each gold coin is worth 2
-ABILITY_WARDING = 4  # treasures of negative value score 0
+# Merchant, overrides "Each gold coin they have is worth 1 point": his are worth 2 each.
+ABILITY_TRADE = 3
+TRADE_COIN_VALUE = 2
+# Exorcist, overrides the cards' values: his treasures of negative value score 0.
+ABILITY_WARDING = 4
+# Mercenary, hinders the others: each Whip, Knife and Revolver in his stash at the end costs
+# every other player 1 point.
+ABILITY_THREAT = 5
+THREAT_COST = 1
+ABILITY_NAMES = ("none", "luck", "cartography", "trade", "warding", "threat")
 
 # SOURCE: the names Gambler, Collector and Alchemist and the Gambler's +2 for the Crown (Bill's
 # example) are the rulebook's; the Alchemist's Fortune Deck bonus follows the Josh/Chris
@@ -112,7 +128,7 @@ CHARACTERS = (
     ),
     ("Alchemist", ABILITY_NONE, {"Fortune Deck": 3, "Ceramic Jar": 1, "Medical Kit": 2, "Lucky Rock": 2}),
     ("Cartographer", ABILITY_CARTOGRAPHY, {"Satchel": 2, "Whip": 1, "Knife": 1, "Ceramic Jar": 1}),
-    ("Mercenary", ABILITY_NONE, {"Knife": 2, "Revolver": 3, "Whip": 2, "Snakebite": 2, "Medical Kit": 2}),
+    ("Mercenary", ABILITY_THREAT, {"Knife": 2, "Revolver": 3, "Whip": 2, "Snakebite": 2, "Medical Kit": 2}),
     ("Merchant", ABILITY_TRADE, {"Gold Chalice": 1, "Crown": 1, "Trinket": 1}),
     (
         "Exorcist",

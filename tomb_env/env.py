@@ -8,10 +8,18 @@ import numpy as np
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 from tomb_env import batch, bots, kernels, observe, render
-from tomb_env.data import CHARACTER_NAMES, DEFAULT_PLAYERS, MAX_PLAYERS, MIN_PLAYERS
+from tomb_env.data import (
+    ABILITIES_ASSUMED,
+    ABILITIES_BONUS_ONLY,
+    CHARACTER_NAMES,
+    DEFAULT_PLAYERS,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+)
 from tomb_env.exploiters import EXPLOITERS
 from tomb_env.invariants import check_invariants
 from tomb_env.state import (
+    ABILITIES,
     ACTIONS,
     CHARACTER,
     CLAIM_ORDER,
@@ -21,6 +29,7 @@ from tomb_env.state import (
     N_ACTIONS,
     OUTCOME,
     OUTCOME_COLLAPSE,
+    P_ABILITIES,
     P_CLAIM_ORDER,
     P_PROPOSALS,
     PHASES,
@@ -37,6 +46,7 @@ from treasure_core.parallel import TreasureParallelEnv
 
 PROPOSAL_CHOICES = ("per_player", 1, 2)
 CLAIM_ORDERS = {"random": CLAIM_RANDOM, "seat": CLAIM_SEAT}
+ABILITY_READINGS = {"bonus_only": ABILITIES_BONUS_ONLY, "assumed": ABILITIES_ASSUMED}
 
 GAME_OPTIONS = (
     Option(
@@ -52,13 +62,20 @@ GAME_OPTIONS = (
         tuple(CLAIM_ORDERS),
         "order of the weapon uses claimed at once (FAQ): random, or seat order from the round's lead",
     ),
+    Option(
+        "abilities",
+        "bonus_only",
+        tuple(ABILITY_READINGS),
+        "bonus_only (the rulebook: each character's bonus list, coins worth 1, maps by the printed "
+        "table) or assumed (invented abilities, each overriding a named rule or hindering the others)",
+    ),
 )
 
 
 def _game_params(options: dict[str, Any]) -> list[int]:
     proposals = options["proposals"]
     rule = PROPOSALS_PER_PLAYER if proposals == "per_player" else int(proposals)
-    return [rule, CLAIM_ORDERS[options["claim_order"]]]
+    return [rule, CLAIM_ORDERS[options["claim_order"]], ABILITY_READINGS[options["abilities"]]]
 
 
 def _dims(params: np.ndarray) -> Dims:
@@ -70,7 +87,8 @@ def _extra_info(state: np.ndarray, points: np.ndarray, tiebreaks: np.ndarray) ->
     gold = [int(state[GOLD + p]) for p in range(n)]
     collapses = int(sum(1 for x in state[OUTCOME : OUTCOME + 14] if x == OUTCOME_COLLAPSE))
     return {
-        "treasure_points": [int(points[p]) - gold[p] for p in range(n)],  # value without the gold
+        # value without the gold (a Merchant's coins count 2 with abilities="assumed")
+        "treasure_points": [int(points[p]) - kernels.coin_value(state, p) * gold[p] for p in range(n)],
         "gold": gold,
         "cards": [int(tiebreaks[p]) % 64 for p in range(n)],
         "character": [int(state[CHARACTER + p]) for p in range(n)],
@@ -83,6 +101,7 @@ def _validate_state(state: np.ndarray, params: np.ndarray) -> str | None:
     for name, field, param in (
         ("PROPOSAL_RULE", PROPOSAL_RULE, P_PROPOSALS),
         ("CLAIM_ORDER", CLAIM_ORDER, P_CLAIM_ORDER),
+        ("ABILITIES", ABILITIES, P_ABILITIES),
     ):
         if int(state[field]) != int(params[param]):
             return f"{name} is {int(state[field])}; the options make it {int(params[param])}"
@@ -113,7 +132,7 @@ GAME = GameSpec(
     bots={"bot": bots.TombBot, **EXPLOITERS},
     info_names={"character": CHARACTER_NAMES},
     test_configs=(
-        {"num_players": 6, "proposals": 1, "claim_order": "seat"},
+        {"num_players": 6, "proposals": 1, "claim_order": "seat", "abilities": "assumed"},
         {"num_players": 3, "proposals": 2, "reward": "score_diff"},
     ),
 )
@@ -121,7 +140,7 @@ GAME = GameSpec(
 
 def raw_env(render_mode: str | None = None, **options: Any) -> TreasureAECEnv:
     """The bare AEC env. Options: num_players (3..6, default 4), proposals, claim_order,
-    reward, illegal_action (docs/games/tomb.md)."""
+    abilities, reward, illegal_action (docs/games/tomb.md)."""
     return TreasureAECEnv(GAME, render_mode=render_mode, **options)
 
 

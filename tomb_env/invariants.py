@@ -8,6 +8,7 @@ import numpy as np
 
 from tomb_env import data, kernels
 from tomb_env.state import (
+    ABILITIES,
     CALL_CARD,
     CARD_ACTIVE,
     CARD_FLIP,
@@ -125,7 +126,8 @@ for _start, _size in (
 def score_of(state: np.ndarray, player: int) -> int:
     """The rulebook's final value, recomputed from the stash (Game End, FAQ, Ability Reference)."""
     character = int(state[CHARACTER + player])
-    ability = int(data.CHARACTER_ABILITY[character])
+    assumed = state[ABILITIES] == data.ABILITIES_ASSUMED
+    ability = int(data.CHARACTER_ABILITY[character]) if assumed else data.ABILITY_NONE
     places = state[CARD_PLACE : CARD_PLACE + NUM_CARDS].tolist()
     owners = state[CARD_OWNER : CARD_OWNER + NUM_CARDS].tolist()
     cards = [c for c in range(NUM_CARDS) if places[c] == PLACE_STASH and owners[c] == player]
@@ -135,13 +137,12 @@ def score_of(state: np.ndarray, player: int) -> int:
         maps += 1
     total = int(data.MAP_SET_VALUE[min(maps, 6)])
     lucky, statue = "Lucky Rock" in kinds, "Ancient Statue" in kinds
-    luck = ability == data.ABILITY_LUCK
+    lost = sorted((int(state[CARD_ROUND + c]), c) for c in cards if state[CARD_FLIP + c] == FLIP_LOST)
+    lucky_call = lost[0][1] if lost and ability == data.ABILITY_LUCK else None  # first in time
     for card, kind in zip(cards, kinds, strict=True):
         k = data.KIND[kind]
         value = 0 if kind == "Treasure Map" else int(data.KIND_VALUE[k])
-        won = state[CARD_FLIP + card] == FLIP_WON
-        if state[CARD_FLIP + card] == FLIP_LOST and luck:
-            won, luck = True, False
+        won = state[CARD_FLIP + card] == FLIP_WON or card == lucky_call
         if kind == "Dice" and won:
             value += 2
         if kind == "Sarcophagus" and won:
@@ -154,7 +155,16 @@ def score_of(state: np.ndarray, player: int) -> int:
             value = max(value, 0)
         total += value + int(data.CHARACTER_BONUS[character, k])
     gold = int(state[GOLD + player])
-    return total + (2 * gold if ability == data.ABILITY_TRADE else gold)
+    total += gold * (data.TRADE_COIN_VALUE if ability == data.ABILITY_TRADE else 1)
+    threats = [
+        q
+        for q in range(int(state[NUM_PLAYERS]))
+        if assumed and q != player and data.CHARACTER_ABILITY[state[CHARACTER + q]] == data.ABILITY_THREAT
+    ]
+    for q in threats:  # the Mercenary's weapons cost every other player a point each
+        weapons = [c for c in ALL_CARDS if places[c] == PLACE_STASH and owners[c] == q]
+        total -= data.THREAT_COST * sum(KIND_EFFECT[CARD_KIND[c]] in data.WEAPON_EFFECTS for c in weapons)
+    return total
 
 
 def _card(card: int) -> str:

@@ -16,8 +16,11 @@ import numpy as np
 from numba import njit
 
 from tomb_env.data import (
+    ABILITIES_ASSUMED,
     ABILITY_CARTOGRAPHY,
     ABILITY_LUCK,
+    ABILITY_NONE,
+    ABILITY_THREAT,
     ABILITY_TRADE,
     ABILITY_WARDING,
     CARD_KIND,
@@ -52,9 +55,12 @@ from tomb_env.data import (
     SARCOPHAGUS_WON_VALUE,
     START_GOLD,
     STATUE_COMBO_BONUS,
+    THREAT_COST,
+    TRADE_COIN_VALUE,
 )
 from tomb_env.data import NUM_ROUNDS as ROUNDS_FOR
 from tomb_env.state import (
+    ABILITIES,
     ASSIGN_BASE,
     CALL_BASE,
     CALL_CARD,
@@ -113,6 +119,7 @@ from tomb_env.state import (
     OUTCOME_DEAL,
     OUTCOME_EMPTY,
     OUTCOME_LONE,
+    P_ABILITIES,
     P_CLAIM_ORDER,
     P_PROPOSALS,
     PHASE,
@@ -232,6 +239,7 @@ def init(state: np.ndarray, params: np.ndarray, seed: int) -> None:
     n = state[NUM_PLAYERS]
     state[PROPOSAL_RULE] = params[P_PROPOSALS]
     state[CLAIM_ORDER] = params[P_CLAIM_ORDER]
+    state[ABILITIES] = params[P_ABILITIES]
     state[NUM_ROUNDS] = ROUNDS_FOR[n]
     state[SUPPLY] = GOLD_TOKENS - START_GOLD * n
     characters = np.arange(NUM_CHARACTERS).astype(np.int32)
@@ -774,11 +782,65 @@ def step(state: np.ndarray, action: int) -> None:
 
 # -- scores ----------------------------------------------------------------------------------
 @njit(cache=True)
+def ability_of(state: np.ndarray, player: int) -> int:
+    """`player`'s character's ability under the option `abilities` (none with bonus_only)."""
+    if state[ABILITIES] != ABILITIES_ASSUMED:
+        return ABILITY_NONE
+    return CHARACTER_ABILITY[state[CHARACTER + player]]
+
+
+@njit(cache=True)
+def coin_value(state: np.ndarray, player: int) -> int:
+    """Points per gold coin: 1 (Game End), 2 for the Merchant's trade ability."""
+    return TRADE_COIN_VALUE if ability_of(state, player) == ABILITY_TRADE else 1
+
+
+@njit(cache=True)
+def weapons_held(state: np.ndarray, player: int) -> int:
+    count = 0
+    for card in range(NUM_CARDS):
+        if (
+            state[CARD_PLACE + card] == PLACE_STASH
+            and state[CARD_OWNER + card] == player
+            and is_weapon(KIND_EFFECT[CARD_KIND[card]])
+        ):
+            count += 1
+    return count
+
+
+@njit(cache=True)
+def threat_against(state: np.ndarray, player: int) -> int:
+    """Points `player` loses to another player's threat ability (the Mercenary's weapons)."""
+    lost = 0
+    for other in range(state[NUM_PLAYERS]):
+        if other != player and ability_of(state, other) == ABILITY_THREAT:
+            lost += THREAT_COST * weapons_held(state, other)
+    return lost
+
+
+@njit(cache=True)
+def first_lost_call(state: np.ndarray, player: int) -> int:
+    """The card of `player`'s first lost coin call in time order (by round, then in call order:
+    card id), or NO_CARD."""
+    first = NO_CARD
+    for card in range(NUM_CARDS):
+        if (
+            state[CARD_PLACE + card] == PLACE_STASH
+            and state[CARD_OWNER + card] == player
+            and state[CARD_FLIP + card] == FLIP_LOST
+            and (first == NO_CARD or state[CARD_ROUND + card] < state[CARD_ROUND + first])
+        ):
+            first = card
+    return first
+
+
+@njit(cache=True)
 def player_score(state: np.ndarray, player: int) -> int:
     """Treasure values (Treasure Map as a set, the combos, the coin flips) plus the character's
-    bonus per card (FAQ: for each treasure) plus gold, with the character's ability."""
+    bonus per card (FAQ: for each treasure) plus gold; with abilities="assumed" the character's
+    ability and the Mercenary's threat."""
     character = state[CHARACTER + player]
-    ability = CHARACTER_ABILITY[character]
+    ability = ability_of(state, player)
     maps = 0
     lucky = False
     statue = False
@@ -794,7 +856,7 @@ def player_score(state: np.ndarray, player: int) -> int:
     if ability == ABILITY_CARTOGRAPHY and maps >= CARTOGRAPHY_MIN_MAPS:
         maps += 1
     total = MAP_SET_VALUE[min(maps, MAP_SET_VALUE.shape[0] - 1)]
-    luck = ability == ABILITY_LUCK
+    lucky_call = first_lost_call(state, player) if ability == ABILITY_LUCK else NO_CARD
     for card in range(NUM_CARDS):
         if state[CARD_PLACE + card] != PLACE_STASH or state[CARD_OWNER + card] != player:
             continue
@@ -802,9 +864,8 @@ def player_score(state: np.ndarray, player: int) -> int:
         effect = KIND_EFFECT[kind]
         value = KIND_VALUE[kind]
         flip = state[CARD_FLIP + card]
-        if flip == FLIP_LOST and luck:
+        if card == lucky_call:
             flip = FLIP_WON  # the Gambler's first lost call scores as won
-            luck = False
         if effect == EFFECT_DICE and flip == FLIP_WON:
             value += DICE_BONUS
         elif effect == EFFECT_SARCOPHAGUS and flip == FLIP_WON:
@@ -816,9 +877,8 @@ def player_score(state: np.ndarray, player: int) -> int:
         if ability == ABILITY_WARDING and value < 0:
             value = 0
         total += value + CHARACTER_BONUS[character, kind]
-    gold = state[GOLD + player]
-    total += 2 * gold if ability == ABILITY_TRADE else gold
-    return total
+    total += coin_value(state, player) * state[GOLD + player]
+    return total - threat_against(state, player)
 
 
 @njit(cache=True)

@@ -121,6 +121,7 @@ MAX_COMPETITORS = MAX_PLAYERS  # no in-kernel opponents
 # Game params after the shared params header (env.py compiles the options into these).
 P_PROPOSALS = PARAMS_HEADER  # PROPOSALS_PER_PLAYER, or a fixed number of proposals
 P_CLAIM_ORDER = PARAMS_HEADER + 1  # CLAIM_RANDOM or CLAIM_SEAT
+P_ABILITIES = PARAMS_HEADER + 2  # data.ABILITIES_BONUS_ONLY or data.ABILITIES_ASSUMED
 
 # Bounds of the fields (each field's range holds in every real state, under every option).
 MIN_ROUNDS = int(data.NUM_ROUNDS[MIN_PLAYERS:].min())
@@ -131,6 +132,8 @@ _fields = Fields(HEADER_SIZE)
 PHASE = _fields.add(1, "PHASE", 0, len(PHASES) - 1)  # PHASE_*
 PROPOSAL_RULE = _fields.add(1, "PROPOSAL_RULE", PROPOSALS_PER_PLAYER, MAX_FIXED_PROPOSALS)  # from P_PROPOSALS
 CLAIM_ORDER = _fields.add(1, "CLAIM_ORDER", CLAIM_RANDOM, CLAIM_SEAT)  # from P_CLAIM_ORDER
+# from P_ABILITIES
+ABILITIES = _fields.add(1, "ABILITIES", data.ABILITIES_BONUS_ONLY, data.ABILITIES_ASSUMED)
 ROUND = _fields.add(1, "ROUND", 0, MAX_ROUNDS)  # the round under way, from 0
 NUM_ROUNDS = _fields.add(1, "NUM_ROUNDS", MIN_ROUNDS, MAX_ROUNDS)  # 7 (3-4 players) or 6 (5-6)
 # the round's lead seat: proposals and claims in seat order from it
