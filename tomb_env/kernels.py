@@ -882,6 +882,13 @@ def player_score(state: np.ndarray, player: int) -> int:
 
 
 @njit(cache=True)
+def known_score(state: np.ndarray, player: int) -> int:
+    """`player`'s value as it can know it before the end: without a Mercenary's threat
+    (abilities="assumed"), which depends on the others' hidden characters."""
+    return player_score(state, player) + threat_against(state, player)
+
+
+@njit(cache=True)
 def stash_size(state: np.ndarray, player: int) -> int:
     count = 0
     for card in range(NUM_CARDS):

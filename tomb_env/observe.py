@@ -29,7 +29,7 @@ from tomb_env.data import (
     NUM_KINDS,
     NUM_LOCATIONS,
 )
-from tomb_env.kernels import player_score
+from tomb_env.kernels import known_score
 from tomb_env.state import (
     CALL_CARD,
     CARD_ACTIVE,
@@ -228,7 +228,7 @@ def observe(state: np.ndarray, player: int, out: np.ndarray) -> None:
     out[_NUM_PLAYERS + n - MIN_PLAYERS] = 1.0
     out[_DECK_LEFT] = (NUM_CARDS - state[DECK_TOP]) / NUM_CARDS
     out[_CHARACTER + state[CHARACTER + player]] = 1.0
-    score = (player_score(state, player) - SCORE_LOW) / SCORE_SPAN
+    score = (known_score(state, player) - SCORE_LOW) / SCORE_SPAN
     out[_OWN_SCORE] = min(1.0, max(0.0, score))
     for k in range(n):
         seat = (player + k) % n

@@ -18,7 +18,7 @@ from tomb_env.data import (
     MAX_PLAYERS,
     NUM_CARDS,
 )
-from tomb_env.kernels import player_score, stash_size
+from tomb_env.kernels import known_score, player_score, stash_size
 from tomb_env.observe import knows_owner
 from tomb_env.state import (
     ACTIONS,
@@ -247,7 +247,7 @@ def render_ansi(state: np.ndarray, viewer: int | None = None, colour: bool = Tru
         to_act = " <- to act" if p == acting and not state[TERMINAL] and viewer in (None, p) else ""
         line = f"  player_{p}{tag}: gold {int(state[GOLD + p])}, stash {stash_size(state, p)} cards{to_act}"
         if viewer == p or state[TERMINAL]:
-            line += f", {CHARACTER_NAMES[int(state[CHARACTER + p])]}, value {player_score(state, p)}"
+            line += f", {CHARACTER_NAMES[int(state[CHARACTER + p])]}, value {known_score(state, p)}"
         lines.append(paint(line, _YELLOW, colour) if viewer == p else line)
         if marks:
             lines.append("      " + "; ".join(marks))
