@@ -477,7 +477,7 @@ def test_satchel_draws_the_top_card_face_down_without_effects() -> None:
     play(state, PROPOSE_ACTION, ACCEPT, ACCEPT)
     assert state[CARD_OWNER + knife] == 2 and state[CARD_FROM + knife] == FROM_DRAWN
     assert state[CARD_PUBLIC + knife] == 0 and state[CARD_ACTIVE + knife] == 0, "face down, no effect"
-    assert kernels.KIND_EFFECT[data.CARD_KIND[satchel]] == data.EFFECT_DRAW
+    assert kernels.card_effect(state, satchel) == data.EFFECT_DRAW
 
 
 def test_map_sets_and_combos() -> None:

@@ -20,9 +20,9 @@ from tomb_env.data import (
     ABILITY_CARTOGRAPHY,
     ABILITY_THREAT,
     ABILITY_WARDING,
-    CARD_KIND,
     CARTOGRAPHY_MIN_MAPS,
     CHARACTER_BONUS,
+    DECK_KIND_EFFECT,
     EFFECT_DICE,
     EFFECT_DRAW,
     EFFECT_LUCKY_COMBO,
@@ -32,7 +32,6 @@ from tomb_env.data import (
     EFFECT_SNAKEBITE,
     EFFECT_STATUE,
     EFFECT_STATUE_COMBO,
-    KIND_EFFECT,
     KIND_VALUE,
     MAP_SET_VALUE,
     MAX_LOCATION_CARDS,
@@ -41,11 +40,22 @@ from tomb_env.data import (
     NUM_LOCATIONS,
     THREAT_COST,
 )
-from tomb_env.kernels import ability_of, bit_count, card_value, is_weapon, legal_mask, players_at, stash_size
+from tomb_env.kernels import (
+    ability_of,
+    bit_count,
+    card_effect,
+    card_kind,
+    card_value,
+    is_weapon,
+    legal_mask,
+    players_at,
+    stash_size,
+)
 from tomb_env.state import (
     ASSIGN_BASE,
     CARD_OWNER,
     CARD_PLACE,
+    CARD_SET,
     CHARACTER,
     CHOOSE_BASE,
     FORCE_BASE,
@@ -106,14 +116,14 @@ def worth(state: np.ndarray, player: int, card: int) -> float:
     bowls = 0
     for c in range(NUM_CARDS):
         if state[CARD_PLACE + c] == PLACE_STASH and state[CARD_OWNER + c] == player:
-            effect = KIND_EFFECT[CARD_KIND[c]]
+            effect = card_effect(state, c)
             maps += effect == EFFECT_MAP
             rock = rock or effect == EFFECT_LUCKY_ROCK
             statue = statue or effect == EFFECT_STATUE
             clovers += effect == EFFECT_LUCKY_COMBO
             bowls += effect == EFFECT_STATUE_COMBO
-    kind = CARD_KIND[card]
-    effect = KIND_EFFECT[kind]
+    kind = card_kind(state, card)
+    effect = DECK_KIND_EFFECT[state[CARD_SET], kind]
     value = float(KIND_VALUE[kind])
     if effect == EFFECT_MAP:
         carto = ability == ABILITY_CARTOGRAPHY
@@ -171,7 +181,7 @@ def plan(state, player, loc, owners, shares):
     count = state[SLOT_COUNT + loc]
     total = 0.0
     for slot in range(count):
-        total += max(0.0, float(KIND_VALUE[CARD_KIND[state[SLOT_CARD + loc * MAX_LOCATION_CARDS + slot]]]))
+        total += max(0.0, float(card_value(state, state[SLOT_CARD + loc * MAX_LOCATION_CARDS + slot])))
     fair = total / m
     shares[:] = 0.0
     done = np.zeros(MAX_LOCATION_CARDS, np.bool_)
@@ -180,12 +190,12 @@ def plan(state, player, loc, owners, shares):
         top = -1e18
         for slot in range(count):
             card = state[SLOT_CARD + loc * MAX_LOCATION_CARDS + slot]
-            if not done[slot] and KIND_VALUE[CARD_KIND[card]] >= 0 and worth(state, player, card) > top:
+            if not done[slot] and card_value(state, card) >= 0 and worth(state, player, card) > top:
                 pick, top = slot, worth(state, player, card)
         if pick < 0:
             break
         done[pick] = True
-        base = float(KIND_VALUE[CARD_KIND[state[SLOT_CARD + loc * MAX_LOCATION_CARDS + pick]]])
+        base = float(card_value(state, state[SLOT_CARD + loc * MAX_LOCATION_CARDS + pick]))
         # Keep it within the fair share, or pay gold for a card it values above its face.
         affordable = shares[player] + base - fair <= state[GOLD + player]
         within = shares[player] == 0.0 or shares[player] + base <= fair + 1.0
@@ -201,7 +211,7 @@ def plan(state, player, loc, owners, shares):
     for slot in range(count):  # negatives to the richest share
         if done[slot]:
             continue
-        base = float(KIND_VALUE[CARD_KIND[state[SLOT_CARD + loc * MAX_LOCATION_CARDS + slot]]])
+        base = float(card_value(state, state[SLOT_CARD + loc * MAX_LOCATION_CARDS + slot]))
         high = -1
         for p in range(n):
             if (there >> p) & 1 and (high < 0 or shares[p] > shares[high]):
@@ -223,7 +233,7 @@ def heuristic_action(state: np.ndarray, player: int, salt: int = 0) -> int:
         table = np.zeros(NUM_LOCATIONS, np.float64)
         for loc in range(NUM_LOCATIONS):
             for slot in range(state[SLOT_COUNT + loc]):
-                table[loc] += KIND_VALUE[CARD_KIND[state[SLOT_CARD + loc * MAX_LOCATION_CARDS + slot]]]
+                table[loc] += card_value(state, state[SLOT_CARD + loc * MAX_LOCATION_CARDS + slot])
         poor = 0 if table[0] <= table[1] else 1
         for k in range(1, n):
             seat = (player + k) % n

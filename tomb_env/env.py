@@ -12,6 +12,7 @@ from tomb_env.data import (
     ABILITIES_ASSUMED,
     ABILITIES_BONUS_ONLY,
     CHARACTER_NAMES,
+    DECK_NAMES,
     DEFAULT_PLAYERS,
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -21,6 +22,7 @@ from tomb_env.invariants import check_invariants
 from tomb_env.state import (
     ABILITIES,
     ACTIONS,
+    CARD_SET,
     CHARACTER,
     CLAIM_ORDER,
     CLAIM_RANDOM,
@@ -31,6 +33,7 @@ from tomb_env.state import (
     OUTCOME_COLLAPSE,
     P_ABILITIES,
     P_CLAIM_ORDER,
+    P_DECK,
     P_PROPOSALS,
     PHASES,
     PROPOSAL_RULE,
@@ -69,13 +72,25 @@ GAME_OPTIONS = (
         "bonus_only (the rulebook: each character's bonus list, coins worth 1, maps by the printed "
         "table) or assumed (invented abilities, each overriding a named rule or hindering the others)",
     ),
+    Option(
+        "deck",
+        "library",
+        DECK_NAMES,
+        "library (the 52 cards with six invented kinds, marked assumed) or rulebook (52 cards of only "
+        "the kinds the rulebook names, the Fortune Deck drawing a card; counts assumed)",
+    ),
 )
 
 
 def _game_params(options: dict[str, Any]) -> list[int]:
     proposals = options["proposals"]
     rule = PROPOSALS_PER_PLAYER if proposals == "per_player" else int(proposals)
-    return [rule, CLAIM_ORDERS[options["claim_order"]], ABILITY_READINGS[options["abilities"]]]
+    return [
+        rule,
+        CLAIM_ORDERS[options["claim_order"]],
+        ABILITY_READINGS[options["abilities"]],
+        DECK_NAMES.index(options["deck"]),
+    ]
 
 
 def _dims(params: np.ndarray) -> Dims:
@@ -102,6 +117,7 @@ def _validate_state(state: np.ndarray, params: np.ndarray) -> str | None:
         ("PROPOSAL_RULE", PROPOSAL_RULE, P_PROPOSALS),
         ("CLAIM_ORDER", CLAIM_ORDER, P_CLAIM_ORDER),
         ("ABILITIES", ABILITIES, P_ABILITIES),
+        ("CARD_SET", CARD_SET, P_DECK),
     ):
         if int(state[field]) != int(params[param]):
             return f"{name} is {int(state[field])}; the options make it {int(params[param])}"
@@ -134,13 +150,14 @@ GAME = GameSpec(
     test_configs=(
         {"num_players": 6, "proposals": 1, "claim_order": "seat", "abilities": "assumed"},
         {"num_players": 3, "proposals": 2, "reward": "score_diff"},
+        {"num_players": 5, "deck": "rulebook"},
     ),
 )
 
 
 def raw_env(render_mode: str | None = None, **options: Any) -> TreasureAECEnv:
     """The bare AEC env. Options: num_players (3..6, default 4), proposals, claim_order,
-    abilities, reward, illegal_action (docs/games/tomb.md)."""
+    abilities, deck, reward, illegal_action (docs/games/tomb.md)."""
     return TreasureAECEnv(GAME, render_mode=render_mode, **options)
 
 

@@ -18,6 +18,7 @@ from tomb_env.state import (
     CARD_PLACE,
     CARD_PUBLIC,
     CARD_ROUND,
+    CARD_SET,
     CHARACTER,
     CHOICE,
     CLAIM_CARD,
@@ -99,8 +100,8 @@ MAX_ROUNDS = data.MAX_ROUNDS
 NUM_LOCATIONS = data.NUM_LOCATIONS
 NUM_CARDS = data.NUM_CARDS
 SLOTS = data.MAX_LOCATION_CARDS
-CARD_KIND = data.CARD_KIND.tolist()
-KIND_EFFECT = data.KIND_EFFECT.tolist()
+DECK_CARD_KIND = data.DECK_CARD_KIND.tolist()  # [deck][card]
+DECK_KIND_EFFECT = data.DECK_KIND_EFFECT.tolist()  # [deck][kind]
 KIND_NAMES = data.KIND_NAMES
 FLIP_EFFECTS = data.FLIP_EFFECTS
 TIMED_EFFECTS = (*data.WEAPON_EFFECTS, data.EFFECT_SNAKEBITE)  # act in the next round
@@ -130,8 +131,9 @@ def score_of(state: np.ndarray, player: int) -> int:
     ability = int(data.CHARACTER_ABILITY[character]) if assumed else data.ABILITY_NONE
     places = state[CARD_PLACE : CARD_PLACE + NUM_CARDS].tolist()
     owners = state[CARD_OWNER : CARD_OWNER + NUM_CARDS].tolist()
+    card_kind, kind_effect = DECK_CARD_KIND[state[CARD_SET]], DECK_KIND_EFFECT[state[CARD_SET]]
     cards = [c for c in range(NUM_CARDS) if places[c] == PLACE_STASH and owners[c] == player]
-    kinds = [KIND_NAMES[CARD_KIND[c]] for c in cards]
+    kinds = [KIND_NAMES[card_kind[c]] for c in cards]
     maps = kinds.count("Treasure Map")
     if ability == data.ABILITY_CARTOGRAPHY and maps >= data.CARTOGRAPHY_MIN_MAPS:
         maps += 1
@@ -147,9 +149,9 @@ def score_of(state: np.ndarray, player: int) -> int:
             value += 2
         if kind == "Sarcophagus" and won:
             value = 5
-        if data.KIND_EFFECT[k] == data.EFFECT_LUCKY_COMBO and lucky:
+        if kind_effect[k] == data.EFFECT_LUCKY_COMBO and lucky:
             value += 3
-        if data.KIND_EFFECT[k] == data.EFFECT_STATUE_COMBO and statue:
+        if kind_effect[k] == data.EFFECT_STATUE_COMBO and statue:
             value += 2
         if ability == data.ABILITY_WARDING:
             value = max(value, 0)
@@ -163,12 +165,12 @@ def score_of(state: np.ndarray, player: int) -> int:
     ]
     for q in threats:  # the Mercenary's weapons cost every other player a point each
         weapons = [c for c in ALL_CARDS if places[c] == PLACE_STASH and owners[c] == q]
-        total -= data.THREAT_COST * sum(KIND_EFFECT[CARD_KIND[c]] in data.WEAPON_EFFECTS for c in weapons)
+        total -= data.THREAT_COST * sum(kind_effect[card_kind[c]] in data.WEAPON_EFFECTS for c in weapons)
     return total
 
 
 def _card(card: int) -> str:
-    return f"card {card} ({KIND_NAMES[CARD_KIND[card]]})"
+    return f"card {card} ({KIND_NAMES[DECK_CARD_KIND[data.DECK_LIBRARY][card]]} in the library deck)"
 
 
 def check_invariants(state: np.ndarray) -> None:
@@ -246,7 +248,7 @@ def check_invariants(state: np.ndarray) -> None:
     weapons_due = []  # the weapons collected in the last round: this round's claims
     for card in range(NUM_CARDS):
         place, owner, source, when = places[card], owners[card], froms[card], dealt_in[card]
-        effect = KIND_EFFECT[CARD_KIND[card]]
+        effect = DECK_KIND_EFFECT[s[CARD_SET]][DECK_CARD_KIND[s[CARD_SET]][card]]
         if place == PLACE_DECK:
             assert card in undealt, f"{_card(card)} in the deck is not in DECK[DECK_TOP:]"
             assert (owner, source, when, public[card]) == (NOBODY, FROM_NONE, -1, 0), (

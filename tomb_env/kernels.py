@@ -23,10 +23,11 @@ from tomb_env.data import (
     ABILITY_THREAT,
     ABILITY_TRADE,
     ABILITY_WARDING,
-    CARD_KIND,
     CARTOGRAPHY_MIN_MAPS,
     CHARACTER_ABILITY,
     CHARACTER_BONUS,
+    DECK_CARD_KIND,
+    DECK_KIND_EFFECT,
     DICE_BONUS,
     EFFECT_DICE,
     EFFECT_DRAW,
@@ -42,7 +43,6 @@ from tomb_env.data import (
     EFFECT_STATUE_COMBO,
     EFFECT_WHIP,
     GOLD_TOKENS,
-    KIND_EFFECT,
     KIND_VALUE,
     LUCKY_COMBO_BONUS,
     MAP_SET_VALUE,
@@ -72,6 +72,7 @@ from tomb_env.state import (
     CARD_PLACE,
     CARD_PUBLIC,
     CARD_ROUND,
+    CARD_SET,
     CHARACTER,
     CHOICE,
     CHOOSE_BASE,
@@ -121,6 +122,7 @@ from tomb_env.state import (
     OUTCOME_LONE,
     P_ABILITIES,
     P_CLAIM_ORDER,
+    P_DECK,
     P_PROPOSALS,
     PHASE,
     PHASE_CALL,
@@ -170,10 +172,21 @@ def is_flip(effect):
     return effect == EFFECT_DICE or effect == EFFECT_SARCOPHAGUS
 
 
+@njit(cache=True, inline="always")
+def card_kind(state, card):
+    """A card's kind in the game's deck (option deck)."""
+    return DECK_CARD_KIND[state[CARD_SET], card]
+
+
+@njit(cache=True, inline="always")
+def card_effect(state, card):
+    return DECK_KIND_EFFECT[state[CARD_SET], DECK_CARD_KIND[state[CARD_SET], card]]
+
+
 @njit(cache=True)
 def card_value(state, card):
     """A card's printed value."""
-    return KIND_VALUE[CARD_KIND[card]]
+    return KIND_VALUE[card_kind(state, card)]
 
 
 @njit(cache=True)
@@ -218,7 +231,7 @@ def find_kit(state, player):
         if (
             state[CARD_PLACE + card] == PLACE_STASH
             and state[CARD_OWNER + card] == player
-            and KIND_EFFECT[CARD_KIND[card]] == EFFECT_MEDKIT
+            and card_effect(state, card) == EFFECT_MEDKIT
         ):
             return card
     return NO_CARD
@@ -240,6 +253,7 @@ def init(state: np.ndarray, params: np.ndarray, seed: int) -> None:
     state[PROPOSAL_RULE] = params[P_PROPOSALS]
     state[CLAIM_ORDER] = params[P_CLAIM_ORDER]
     state[ABILITIES] = params[P_ABILITIES]
+    state[CARD_SET] = params[P_DECK]
     state[NUM_ROUNDS] = ROUNDS_FOR[n]
     state[SUPPLY] = GOLD_TOKENS - START_GOLD * n
     characters = np.arange(NUM_CHARACTERS).astype(np.int32)
@@ -314,7 +328,7 @@ def start_round(state):
     # Snakebite: "next turn, choose your location at random"; a Medical Kit makes you immune
     # (shown when it blocks the bite).
     for card in range(NUM_CARDS):
-        if state[CARD_ACTIVE + card] and KIND_EFFECT[CARD_KIND[card]] == EFFECT_SNAKEBITE:
+        if state[CARD_ACTIVE + card] and card_effect(state, card) == EFFECT_SNAKEBITE:
             state[CARD_ACTIVE + card] = 0
             owner = state[CARD_OWNER + card]
             kit = find_kit(state, owner)
@@ -331,7 +345,7 @@ def start_round(state):
             if (
                 state[CARD_ACTIVE + card]
                 and state[CARD_OWNER + card] == seat
-                and is_weapon(KIND_EFFECT[CARD_KIND[card]])
+                and is_weapon(card_effect(state, card))
                 and count < MAX_CLAIMS
             ):
                 state[CLAIM_CARD + count] = card
@@ -538,7 +552,7 @@ def end_round(state):
         lone = state[NEG_PROPOSER + loc]
         for slot in range(state[SLOT_COUNT + loc]):
             card = state[SLOT_CARD + loc * MAX_LOCATION_CARDS + slot]
-            effect = KIND_EFFECT[CARD_KIND[card]]
+            effect = card_effect(state, card)
             shown = 1 if (is_weapon(effect) or effect == EFFECT_SNAKEBITE or is_flip(effect)) else 0
             if outcome == OUTCOME_DEAL:
                 to_stash(state, card, state[NEG_ASSIGN + loc * MAX_LOCATION_CARDS + slot], shown)
@@ -560,7 +574,7 @@ def end_round(state):
     # Satchel: "take the top card of the Treasure Deck face-down (effects don't trigger)".
     for card in range(NUM_CARDS):
         if (
-            KIND_EFFECT[CARD_KIND[card]] == EFFECT_DRAW
+            card_effect(state, card) == EFFECT_DRAW
             and state[CARD_PLACE + card] == PLACE_STASH
             and state[CARD_ROUND + card] == r
             and state[CARD_FROM + card] != FROM_DRAWN
@@ -693,7 +707,7 @@ def force_step(state, player, action):
         k = 1 + (action - FORCE_BASE) // NUM_LOCATIONS
         loc = (action - FORCE_BASE) % NUM_LOCATIONS
         target = (player + k) % state[NUM_PLAYERS]
-        kit = find_kit(state, target) if KIND_EFFECT[CARD_KIND[card]] == EFFECT_WHIP else NO_CARD
+        kit = find_kit(state, target) if card_effect(state, card) == EFFECT_WHIP else NO_CARD
         if kit != NO_CARD:
             state[CARD_PUBLIC + kit] = 1  # immune to the Whip: the kit is shown
         else:
@@ -802,7 +816,7 @@ def weapons_held(state: np.ndarray, player: int) -> int:
         if (
             state[CARD_PLACE + card] == PLACE_STASH
             and state[CARD_OWNER + card] == player
-            and is_weapon(KIND_EFFECT[CARD_KIND[card]])
+            and is_weapon(card_effect(state, card))
         ):
             count += 1
     return count
@@ -846,7 +860,7 @@ def player_score(state: np.ndarray, player: int) -> int:
     statue = False
     for card in range(NUM_CARDS):
         if state[CARD_PLACE + card] == PLACE_STASH and state[CARD_OWNER + card] == player:
-            effect = KIND_EFFECT[CARD_KIND[card]]
+            effect = card_effect(state, card)
             if effect == EFFECT_MAP:
                 maps += 1
             elif effect == EFFECT_LUCKY_ROCK:
@@ -860,8 +874,8 @@ def player_score(state: np.ndarray, player: int) -> int:
     for card in range(NUM_CARDS):
         if state[CARD_PLACE + card] != PLACE_STASH or state[CARD_OWNER + card] != player:
             continue
-        kind = CARD_KIND[card]
-        effect = KIND_EFFECT[kind]
+        kind = card_kind(state, card)
+        effect = DECK_KIND_EFFECT[state[CARD_SET], kind]
         value = KIND_VALUE[kind]
         flip = state[CARD_FLIP + card]
         if card == lucky_call:

@@ -14,12 +14,11 @@ import numpy as np
 from numba import njit
 
 from tomb_env.data import (
-    CARD_KIND,
+    DECK_KIND_COUNT,
+    DECK_KIND_EFFECT,
     EFFECT_DICE,
     EFFECT_SARCOPHAGUS,
     GOLD_TOKENS,
-    KIND_COUNT,
-    KIND_EFFECT,
     MAX_LOCATION_CARDS,
     MAX_PLAYERS,
     MAX_ROUNDS,
@@ -29,7 +28,7 @@ from tomb_env.data import (
     NUM_KINDS,
     NUM_LOCATIONS,
 )
-from tomb_env.kernels import known_score
+from tomb_env.kernels import card_effect, card_kind, known_score
 from tomb_env.state import (
     CALL_CARD,
     CARD_ACTIVE,
@@ -39,6 +38,7 @@ from tomb_env.state import (
     CARD_PLACE,
     CARD_PUBLIC,
     CARD_ROUND,
+    CARD_SET,
     CHARACTER,
     CHOICE,
     CLAIM_CARD,
@@ -246,24 +246,24 @@ def observe(state: np.ndarray, player: int, out: np.ndarray) -> None:
     for slot in range(NUM_LOCATIONS * MAX_LOCATION_CARDS):
         card = state[SLOT_CARD + slot]
         if card != NO_CARD:
-            out[_TABLE + slot * NUM_KINDS + CARD_KIND[card]] = 1.0
+            out[_TABLE + slot * NUM_KINDS + card_kind(state, card)] = 1.0
     for card in range(NUM_CARDS):
-        kind = CARD_KIND[card]
+        kind = card_kind(state, card)
         place = state[CARD_PLACE + card]
         if place == PLACE_DISCARD:
-            out[_DISCARD + kind] += 1.0 / KIND_COUNT[kind]
+            out[_DISCARD + kind] += 1.0 / DECK_KIND_COUNT[state[CARD_SET], kind]
         elif place == PLACE_STASH:
             owner = state[CARD_OWNER + card]
             k = (owner - player) % n
             out[_STASH + k] += 1.0 / MAX_STASH
             if knows_owner(state, player, card):
-                out[_KNOWN + k * NUM_KINDS + kind] += 1.0 / KIND_COUNT[kind]
+                out[_KNOWN + k * NUM_KINDS + kind] += 1.0 / DECK_KIND_COUNT[state[CARD_SET], kind]
             if state[CARD_ACTIVE + card]:
                 out[_ACTIVE + k] += 1.0 / MAX_ACTIVE
             if owner == player and state[CARD_FLIP + card] == FLIP_WON:
-                if KIND_EFFECT[kind] == EFFECT_DICE:
+                if DECK_KIND_EFFECT[state[CARD_SET], kind] == EFFECT_DICE:
                     out[_FLIPS] += 0.5
-                elif KIND_EFFECT[kind] == EFFECT_SARCOPHAGUS:
+                elif DECK_KIND_EFFECT[state[CARD_SET], kind] == EFFECT_SARCOPHAGUS:
                     out[_FLIPS + 1] = 1.0
     if state[CHOICE + player] != NO_LOCATION:
         out[_CHOICE + state[CHOICE + player]] = 1.0
@@ -279,11 +279,11 @@ def observe(state: np.ndarray, player: int, out: np.ndarray) -> None:
     if state[PHASE] == PHASE_FORCE and state[CLAIM_NEXT] < state[CLAIM_COUNT]:
         card = state[CLAIM_CARD + state[CLAIM_NEXT]]
         out[_CLAIMER + (state[CARD_OWNER + card] - player) % n] = 1.0
-        out[_CLAIM_KIND + KIND_EFFECT[CARD_KIND[card]] - _WEAPON_KIND_BASE] = 1.0
+        out[_CLAIM_KIND + card_effect(state, card) - _WEAPON_KIND_BASE] = 1.0
     if state[PHASE] == PHASE_CALL and state[CALL_CARD] != NO_CARD:
         card = state[CALL_CARD]
         out[_CALLER + (state[CARD_OWNER + card] - player) % n] = 1.0
-        out[_CALL_KIND + (0 if KIND_EFFECT[CARD_KIND[card]] == EFFECT_DICE else 1)] = 1.0
+        out[_CALL_KIND + (0 if card_effect(state, card) == EFFECT_DICE else 1)] = 1.0
     loc = state[LOCATION + player]
     if state[PHASE] != PHASE_NEGOTIATE or loc == NO_LOCATION:
         return

@@ -122,6 +122,7 @@ MAX_COMPETITORS = MAX_PLAYERS  # no in-kernel opponents
 P_PROPOSALS = PARAMS_HEADER  # PROPOSALS_PER_PLAYER, or a fixed number of proposals
 P_CLAIM_ORDER = PARAMS_HEADER + 1  # CLAIM_RANDOM or CLAIM_SEAT
 P_ABILITIES = PARAMS_HEADER + 2  # data.ABILITIES_BONUS_ONLY or data.ABILITIES_ASSUMED
+P_DECK = PARAMS_HEADER + 3  # data.DECK_LIBRARY or data.DECK_RULEBOOK
 
 # Bounds of the fields (each field's range holds in every real state, under every option).
 MIN_ROUNDS = int(data.NUM_ROUNDS[MIN_PLAYERS:].min())
@@ -134,6 +135,7 @@ PROPOSAL_RULE = _fields.add(1, "PROPOSAL_RULE", PROPOSALS_PER_PLAYER, MAX_FIXED_
 CLAIM_ORDER = _fields.add(1, "CLAIM_ORDER", CLAIM_RANDOM, CLAIM_SEAT)  # from P_CLAIM_ORDER
 # from P_ABILITIES
 ABILITIES = _fields.add(1, "ABILITIES", data.ABILITIES_BONUS_ONLY, data.ABILITIES_ASSUMED)
+CARD_SET = _fields.add(1, "CARD_SET", data.DECK_LIBRARY, data.DECK_RULEBOOK)  # from P_DECK: which deck
 ROUND = _fields.add(1, "ROUND", 0, MAX_ROUNDS)  # the round under way, from 0
 NUM_ROUNDS = _fields.add(1, "NUM_ROUNDS", MIN_ROUNDS, MAX_ROUNDS)  # 7 (3-4 players) or 6 (5-6)
 # the round's lead seat: proposals and claims in seat order from it
