@@ -45,7 +45,6 @@ from tomb_env.state import (
     LONE_TAKEN,
     MAX_CLAIMS,
     MAX_COMPETITORS,
-    MAX_TRANSFER_UNITS,
     N_ACTIONS,
     NEG_ASSIGN,
     NEG_GOLD,
@@ -65,6 +64,7 @@ from tomb_env.state import (
     OUTCOME_EMPTY,
     OUTCOME_LONE,
     OUTCOME_NONE,
+    PAYMENT_BOUND,
     PHASE,
     PHASE_CALL,
     PHASE_CHOOSE,
@@ -485,7 +485,7 @@ def _check_negotiation(
             )
             # A settled deal's payments are re-dealt by resample_hidden up to the gold there,
             # its NEG_UNITS left as it was.
-            paid = 0 if stage == STAGE_ASSIGN else MAX_TRANSFER_UNITS if stage == STAGE_IDLE else units
+            paid = 0 if stage == STAGE_ASSIGN else PAYMENT_BOUND if stage == STAGE_IDLE else units
             _check_proposal(assign, net, count, there, gold, paid, where)
             if stage == STAGE_ASSIGN:
                 assert result == OUTCOME_NONE and 0 <= next_slot < count, (
@@ -510,7 +510,7 @@ def _check_negotiation(
                 else:
                     assert stage == STAGE_IDLE and result in DEAL_OR_COLLAPSE, f"stage {stage} at {where}"
             if last_valid:
-                _check_proposal(last_assign, last_net, count, there, gold, MAX_TRANSFER_UNITS, where)
+                _check_proposal(last_assign, last_net, count, there, gold, PAYMENT_BOUND, where)
                 assert min(last_assign[:count]) >= 0, f"LAST_ASSIGN {last_assign} at {where}"
                 cast = [last_votes[p] for p in there]
                 if result == OUTCOME_DEAL:

@@ -57,7 +57,6 @@ from tomb_env.state import (
     LOCATION,
     LONE_LIMIT,
     LONE_TAKEN,
-    MAX_TRANSFER_UNITS,
     NEG_ASSIGN,
     NEG_GOLD,
     NEG_LIMIT,
@@ -70,6 +69,7 @@ from tomb_env.state import (
     NOBODY,
     NUM_ROUNDS,
     OUTCOME,
+    PAYMENT_BOUND,
     PHASE,
     PHASE_CALL,
     PHASE_FORCE,
@@ -293,7 +293,7 @@ def observe(state: np.ndarray, player: int, out: np.ndarray) -> None:
         out[_PROPOSER + (proposer - player) % n] = 1.0
     out[_MADE] = state[NEG_MADE + loc] / MAX_PLAYERS
     out[_ALLOWED] = min(state[NEG_LIMIT + loc], MAX_PLAYERS) / MAX_PLAYERS
-    out[_UNITS] = state[NEG_UNITS + loc] / MAX_TRANSFER_UNITS  # = GOLD_TOKENS
+    out[_UNITS] = state[NEG_UNITS + loc] / PAYMENT_BOUND  # = GOLD_TOKENS
     _assign_block(state, out, _ASSIGN, NEG_ASSIGN, loc, player, n)
     for k in range(n):
         seat = (player + k) % n

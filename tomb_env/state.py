@@ -71,7 +71,7 @@ VOTE_ACCEPT = 1
 # Gold payments in a proposal are 1 coin each, from a payer to a payee at the location; a
 # player pays at most what it holds and never both pays and receives in one proposal, so a
 # proposal makes at most as many payments as the gold held there (21 tokens in all).
-MAX_TRANSFER_UNITS = GOLD_TOKENS
+PAYMENT_BOUND = GOLD_TOKENS  # not a cap: the field ranges (the gold there is the real bound)
 MAX_CLAIMS = 5  # weapons in the game: at most this many uses in one round
 
 # Claim order of simultaneous weapon uses (option claim_order).
@@ -194,11 +194,11 @@ NEG_LIMIT = _fields.add(NUM_LOCATIONS, "NEG_LIMIT", 0, MAX_PLAYERS)  # [location
 # [location] the slot the proposer assigns next
 NEG_NEXT_SLOT = _fields.add(NUM_LOCATIONS, "NEG_NEXT_SLOT", 0, MAX_LOCATION_CARDS)
 # [location] gold payments in the current proposal
-NEG_UNITS = _fields.add(NUM_LOCATIONS, "NEG_UNITS", 0, MAX_TRANSFER_UNITS)
+NEG_UNITS = _fields.add(NUM_LOCATIONS, "NEG_UNITS", 0, PAYMENT_BOUND)
 # [location, slot] seat, or NOBODY
 NEG_ASSIGN = _fields.add(NUM_LOCATIONS * MAX_LOCATION_CARDS, "NEG_ASSIGN", NOBODY, MAX_PLAYERS - 1)
 # [location, seat] net gold of the proposal
-NEG_GOLD = _fields.add(NUM_LOCATIONS * MAX_PLAYERS, "NEG_GOLD", -MAX_TRANSFER_UNITS, MAX_TRANSFER_UNITS)
+NEG_GOLD = _fields.add(NUM_LOCATIONS * MAX_PLAYERS, "NEG_GOLD", -PAYMENT_BOUND, PAYMENT_BOUND)
 # [seat] vote on its location's proposal (hidden until all voted)
 VOTES = _fields.add(MAX_PLAYERS, "VOTES", VOTE_NONE, VOTE_ACCEPT)
 # [location] 1: a proposal failed there this round
@@ -206,7 +206,7 @@ LAST_VALID = _fields.add(NUM_LOCATIONS, "LAST_VALID", 0, 1)
 # [location, slot] the failed proposal
 LAST_ASSIGN = _fields.add(NUM_LOCATIONS * MAX_LOCATION_CARDS, "LAST_ASSIGN", NOBODY, MAX_PLAYERS - 1)
 # [location, seat] its net gold
-LAST_GOLD = _fields.add(NUM_LOCATIONS * MAX_PLAYERS, "LAST_GOLD", -MAX_TRANSFER_UNITS, MAX_TRANSFER_UNITS)
+LAST_GOLD = _fields.add(NUM_LOCATIONS * MAX_PLAYERS, "LAST_GOLD", -PAYMENT_BOUND, PAYMENT_BOUND)
 # [seat] its revealed votes, VOTE_NONE for the proposer
 LAST_VOTES = _fields.add(MAX_PLAYERS, "LAST_VOTES", VOTE_NONE, VOTE_ACCEPT)
 # [location, slot] 1: the lone player takes it
