@@ -266,10 +266,51 @@ def test_proposer_with_no_gold_cannot_pay() -> None:
     mask = mask_of(state, 0)
     assert not mask[TRANSFER_BASE + 0 * 6 + 1], "a proposer with no gold pays nothing"
     assert mask[TRANSFER_BASE + 1 * 6 + 0] and mask[PROPOSE_ACTION]
-    # Never more gold than a player holds: 6 units are capped by the protocol, 0 gold by the rule.
+    # Never more gold than a player holds.
     state[GOLD + 1] = 1
     play(state, TRANSFER_BASE + 1 * 6 + 0)
     assert not mask_of(state, 0)[TRANSFER_BASE + 1 * 6 + 0]
+
+
+def test_a_player_with_6_coins_pays_all_6_and_no_more() -> None:
+    """ "You may exchange gold coins with other players during this phase": no limit but the
+    payer's gold (issue 24 item 1)."""
+    state = fresh(3, seed=2)
+    state[GOLD + 0], state[GOLD + 1], state[GOLD + 2] = 6, 0, 3
+    state[kernels.SUPPLY] = data.GOLD_TOKENS - 9
+    play(state, INNER, INNER, OUTER)
+    for _ in range(int(state[SLOT_COUNT])):
+        play(state, ASSIGN_BASE) if not state[SWEEP_LEFT] & 0b100 else play(state, ASSIGN_BASE, LEAVE_ACTION)
+    while state[CURRENT_PLAYER] != 0:
+        play(state, LEAVE_ACTION)
+    pay = TRANSFER_BASE + 0 * 6 + 1  # player 0 pays player 1
+    for _ in range(6):
+        assert mask_of(state, 0)[pay]
+        play(state, pay)
+    assert not mask_of(state, 0)[pay], "nobody pays more than it holds"
+    assert not mask_of(state, 0)[TRANSFER_BASE + 1 * 6 + 0], "a payee does not pay back in the same proposal"
+    play(state, PROPOSE_ACTION, ACCEPT)
+    finish_calls(state)
+    assert (state[GOLD + 0], state[GOLD + 1]) == (0, 6)
+
+
+def test_payments_are_bounded_by_the_gold_there() -> None:
+    """The negotiation still ends: a proposal's payments never exceed the gold held there."""
+    env = ENVS[4]
+    rng = np.random.default_rng(0)
+    mask = np.zeros(N_ACTIONS, np.int8)
+    for game in range(20):
+        env.reset(seed=game)
+        state = env._state
+        steps = 0
+        while not state[TERMINAL]:
+            kernels.legal_mask(state, int(state[CURRENT_PLAYER]), mask)
+            kernels.step(state, int(rng.choice(np.flatnonzero(mask))))
+            for loc in range(2):
+                there = kernels.players_at(state, loc)
+                assert state[kernels.NEG_UNITS + loc] <= kernels.gold_at(state, there)
+            steps += 1
+        assert steps < 2000
 
 
 def test_lone_player_takes_up_to_half() -> None:
@@ -416,7 +457,7 @@ def test_dice_and_sarcophagus_coin_calls() -> None:
         flips = int(state[CARD_FLIP + dice]), int(state[CARD_FLIP + sarcophagus])
         assert set(flips) <= {FLIP_WON, FLIP_LOST}
         results.add(flips)
-        gambler = data.CHARACTER_ABILITY[state[CHARACTER + 1]] == data.ABILITY_LUCK
+        gambler = kernels.ability_of(state, 1) == data.ABILITY_LUCK  # never with bonus_only
         gain = (2 if flips[0] == FLIP_WON else 0) + (4 if flips[1] == FLIP_WON else 0)
         if gambler and FLIP_LOST in flips:
             gain += 2 if flips[0] == FLIP_LOST else 4
@@ -436,7 +477,7 @@ def test_satchel_draws_the_top_card_face_down_without_effects() -> None:
     play(state, PROPOSE_ACTION, ACCEPT, ACCEPT)
     assert state[CARD_OWNER + knife] == 2 and state[CARD_FROM + knife] == FROM_DRAWN
     assert state[CARD_PUBLIC + knife] == 0 and state[CARD_ACTIVE + knife] == 0, "face down, no effect"
-    assert kernels.KIND_EFFECT[data.CARD_KIND[satchel]] == data.EFFECT_DRAW
+    assert kernels.card_effect(state, satchel) == data.EFFECT_DRAW
 
 
 def test_map_sets_and_combos() -> None:
@@ -471,6 +512,76 @@ def test_character_bonus_per_card_faq() -> None:
     assert kernels.player_score(state, 0) == 2 + 3
     give(state, card_of(state, "Fortune Deck"), 0)
     assert kernels.player_score(state, 0) == 2 * (2 + 3)
+
+
+def _scored(name: str, abilities: int, gold: int = 0) -> np.ndarray:
+    """A 4-player state with `name` in seat 0 holding `gold` coins, under the `abilities` reading."""
+    character = data.CHARACTER_NAMES.index(name)
+    state = fresh(4, characters=[character] + [c for c in range(7) if c != character][:3])
+    state[GOLD + 1] += state[GOLD + 0] - gold
+    state[GOLD + 0] = gold
+    state[kernels.ABILITIES] = abilities
+    return state
+
+
+BONUS_ONLY, ASSUMED = data.ABILITIES_BONUS_ONLY, data.ABILITIES_ASSUMED
+
+
+def test_abilities_default_to_bonus_only() -> None:
+    assert raw_env().options["abilities"] == "bonus_only"
+    assert ENVS[4].get_state()[kernels.ABILITIES] == BONUS_ONLY
+    assumed = raw_env(abilities="assumed")
+    assumed.reset(seed=0)
+    assert assumed.get_state()[kernels.ABILITIES] == ASSUMED
+
+
+def test_merchant_coins_and_treasure_points() -> None:
+    """A Crown and 3 gold: the treasure is worth 5 (Crown 4 + the Merchant's 1) either way."""
+    for abilities, coin in ((BONUS_ONLY, 1), (ASSUMED, data.TRADE_COIN_VALUE)):
+        state = _scored("Merchant", abilities, gold=3)
+        give(state, card_of(state, "Crown"), 0)
+        points = np.array([kernels.player_score(state, p) for p in range(4)])
+        assert points[0] == 5 + 3 * coin
+        info = ENVS[4].game.extra_info(state, points, np.zeros(4, np.int64))
+        assert info["treasure_points"][0] == 5
+
+
+def test_gamblers_luck_takes_the_first_lost_call_in_time() -> None:
+    """The Sarcophagus lost in round 0 comes before the Dice lost in round 1 (a lower card id)."""
+    for abilities in (BONUS_ONLY, ASSUMED):
+        state = _scored("Gambler", abilities)
+        dice, sarcophagus = card_of(state, "Dice"), card_of(state, "Sarcophagus")
+        assert dice < sarcophagus
+        give(state, dice, 0)
+        give(state, sarcophagus, 0)
+        state[CARD_ROUND + dice], state[CARD_ROUND + sarcophagus] = 1, 0
+        state[CARD_FLIP + dice] = state[CARD_FLIP + sarcophagus] = FLIP_LOST
+        lucky = abilities == ASSUMED
+        # Dice 1 + 2 (bonus); Sarcophagus 1, or 5 called right, + 2 (bonus).
+        assert kernels.player_score(state, 0) == 3 + (5 if lucky else 1) + 2
+
+
+def test_cartographer_and_exorcist_only_when_assumed() -> None:
+    for abilities, maps_value, skull in ((BONUS_ONLY, 3, -3 + 2), (ASSUMED, 6, 0 + 2)):
+        state = _scored("Cartographer", abilities)
+        for _ in range(2):
+            give(state, card_of(state, "Treasure Map"), 0)
+        assert kernels.player_score(state, 0) == maps_value
+        state = _scored("Exorcist", abilities)
+        give(state, card_of(state, "Cursed Skull"), 0)
+        assert kernels.player_score(state, 0) == skull
+
+
+def test_the_mercenarys_threat_hinders_every_other_player() -> None:
+    """abilities="assumed": each weapon the Mercenary holds costs every other player 1 point."""
+    for abilities, cost in ((BONUS_ONLY, 0), (ASSUMED, 2)):
+        state = _scored("Mercenary", abilities)
+        before = [kernels.player_score(state, p) for p in range(4)]
+        give(state, card_of(state, "Knife"), 0)
+        give(state, card_of(state, "Whip"), 0)
+        after = [kernels.player_score(state, p) for p in range(4)]
+        assert after[0] == before[0] + (1 + 2) + (1 + 2)
+        assert after[1:] == [b - cost for b in before[1:]]
 
 
 def test_tie_breaks_gold_then_cards_then_shared() -> None:

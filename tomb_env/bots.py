@@ -5,8 +5,11 @@ negotiation); tests check that re-dealing the hidden rest never changes its choi
 It values each card by its worth to its own character (base value, character bonus, the map
 set, combos, expected coin flips); it goes where that worth per expected player is highest;
 it proposes by worth to itself while giving every player there a fair share of the table's
-face value (paying gold for any excess it keeps); it accepts a proposal that gives it a fair
-share of its own worth, and on the last proposal anything better than a collapse."""
+face value, keeping a card it values above its face and paying gold for the excess; it
+accepts a proposal worth at least what rejecting is expected to bring (a fair share less a
+slack: smaller while its own proposal is still to come, larger on the last, where the
+alternative is a collapse), and never one that leaves another player there well ahead of it
+(benchmarks/tomb_exploiters.py: no fixed strategy of tomb_env.exploiters beats it)."""
 
 from __future__ import annotations
 
@@ -15,11 +18,11 @@ from numba import njit
 
 from tomb_env.data import (
     ABILITY_CARTOGRAPHY,
+    ABILITY_THREAT,
     ABILITY_WARDING,
-    CARD_KIND,
     CARTOGRAPHY_MIN_MAPS,
-    CHARACTER_ABILITY,
     CHARACTER_BONUS,
+    DECK_KIND_EFFECT,
     EFFECT_DICE,
     EFFECT_DRAW,
     EFFECT_LUCKY_COMBO,
@@ -29,19 +32,30 @@ from tomb_env.data import (
     EFFECT_SNAKEBITE,
     EFFECT_STATUE,
     EFFECT_STATUE_COMBO,
-    KIND_EFFECT,
     KIND_VALUE,
     MAP_SET_VALUE,
     MAX_LOCATION_CARDS,
     MAX_PLAYERS,
     NUM_CARDS,
     NUM_LOCATIONS,
+    THREAT_COST,
 )
-from tomb_env.kernels import can_pay, is_weapon, legal_mask, players_at, stash_size
+from tomb_env.kernels import (
+    ability_of,
+    bit_count,
+    card_effect,
+    card_kind,
+    card_value,
+    is_weapon,
+    legal_mask,
+    players_at,
+    stash_size,
+)
 from tomb_env.state import (
     ASSIGN_BASE,
     CARD_OWNER,
     CARD_PLACE,
+    CARD_SET,
     CHARACTER,
     CHOOSE_BASE,
     FORCE_BASE,
@@ -57,8 +71,8 @@ from tomb_env.state import (
     NEG_LIMIT,
     NEG_MADE,
     NEG_NEXT_SLOT,
+    NEG_PROPOSER,
     NEG_STAGE,
-    NEG_UNITS,
     NO_LOCATION,
     PHASE,
     PHASE_CALL,
@@ -82,14 +96,19 @@ from treasure_core.agents import KernelBot
 from treasure_core.header import NUM_PLAYERS
 from treasure_core.kernels import tie_key
 
-MAX_TRANSFER_PLAN = 3  # gold the bot pays at most to even out a proposal
+# The vote (accepts): a proposal within this much of the fair share is accepted ...
+ACCEPT_SLACK = 1.0
+OWN_LATER_SLACK = 0.5  # ... less while its own proposal is still to come
+LAST_SLACK = 1.5  # ... more on the last proposal (the alternative is a collapse)
+LEAD_GAP = 2.0  # and none if it leaves another player there more than this ahead of the bot
+PAY_MARGIN = 0.5  # the bot pays gold until every other player there is this near the fair share
 
 
 @njit(cache=True)
 def worth(state: np.ndarray, player: int, card: int) -> float:
     """What `card` would add to `player`'s final value, by what `player` holds now."""
     character = state[CHARACTER + player]
-    ability = CHARACTER_ABILITY[character]
+    ability = ability_of(state, player)
     maps = 0
     rock = False
     statue = False
@@ -97,14 +116,14 @@ def worth(state: np.ndarray, player: int, card: int) -> float:
     bowls = 0
     for c in range(NUM_CARDS):
         if state[CARD_PLACE + c] == PLACE_STASH and state[CARD_OWNER + c] == player:
-            effect = KIND_EFFECT[CARD_KIND[c]]
+            effect = card_effect(state, c)
             maps += effect == EFFECT_MAP
             rock = rock or effect == EFFECT_LUCKY_ROCK
             statue = statue or effect == EFFECT_STATUE
             clovers += effect == EFFECT_LUCKY_COMBO
             bowls += effect == EFFECT_STATUE_COMBO
-    kind = CARD_KIND[card]
-    effect = KIND_EFFECT[kind]
+    kind = card_kind(state, card)
+    effect = DECK_KIND_EFFECT[state[CARD_SET], kind]
     value = float(KIND_VALUE[kind])
     if effect == EFFECT_MAP:
         carto = ability == ABILITY_CARTOGRAPHY
@@ -128,7 +147,7 @@ def worth(state: np.ndarray, player: int, card: int) -> float:
     elif effect == EFFECT_SNAKEBITE:
         value -= 0.5
     elif is_weapon(effect):
-        value += 0.3
+        value += 0.3 + (THREAT_COST if ability == ABILITY_THREAT else 0.0)  # relative: 1 off each other
     if ability == ABILITY_WARDING and value < 0:
         value = 0.0
     return value + CHARACTER_BONUS[character, kind]
@@ -162,7 +181,7 @@ def plan(state, player, loc, owners, shares):
     count = state[SLOT_COUNT + loc]
     total = 0.0
     for slot in range(count):
-        total += max(0.0, float(KIND_VALUE[CARD_KIND[state[SLOT_CARD + loc * MAX_LOCATION_CARDS + slot]]]))
+        total += max(0.0, float(card_value(state, state[SLOT_CARD + loc * MAX_LOCATION_CARDS + slot])))
     fair = total / m
     shares[:] = 0.0
     done = np.zeros(MAX_LOCATION_CARDS, np.bool_)
@@ -171,13 +190,16 @@ def plan(state, player, loc, owners, shares):
         top = -1e18
         for slot in range(count):
             card = state[SLOT_CARD + loc * MAX_LOCATION_CARDS + slot]
-            if not done[slot] and KIND_VALUE[CARD_KIND[card]] >= 0 and worth(state, player, card) > top:
+            if not done[slot] and card_value(state, card) >= 0 and worth(state, player, card) > top:
                 pick, top = slot, worth(state, player, card)
         if pick < 0:
             break
         done[pick] = True
-        base = float(KIND_VALUE[CARD_KIND[state[SLOT_CARD + loc * MAX_LOCATION_CARDS + pick]]])
-        if top > 0 and (shares[player] == 0.0 or shares[player] + base <= fair + 1.0):
+        base = float(card_value(state, state[SLOT_CARD + loc * MAX_LOCATION_CARDS + pick]))
+        # Keep it within the fair share, or pay gold for a card it values above its face.
+        affordable = shares[player] + base - fair <= state[GOLD + player]
+        within = shares[player] == 0.0 or shares[player] + base <= fair + 1.0
+        if top > 0 and (within or (top >= base + 1.0 and affordable)):
             owners[pick] = player
         else:
             low = -1
@@ -189,7 +211,7 @@ def plan(state, player, loc, owners, shares):
     for slot in range(count):  # negatives to the richest share
         if done[slot]:
             continue
-        base = float(KIND_VALUE[CARD_KIND[state[SLOT_CARD + loc * MAX_LOCATION_CARDS + slot]]])
+        base = float(card_value(state, state[SLOT_CARD + loc * MAX_LOCATION_CARDS + slot]))
         high = -1
         for p in range(n):
             if (there >> p) & 1 and (high < 0 or shares[p] > shares[high]):
@@ -211,7 +233,7 @@ def heuristic_action(state: np.ndarray, player: int, salt: int = 0) -> int:
         table = np.zeros(NUM_LOCATIONS, np.float64)
         for loc in range(NUM_LOCATIONS):
             for slot in range(state[SLOT_COUNT + loc]):
-                table[loc] += KIND_VALUE[CARD_KIND[state[SLOT_CARD + loc * MAX_LOCATION_CARDS + slot]]]
+                table[loc] += card_value(state, state[SLOT_CARD + loc * MAX_LOCATION_CARDS + slot])
         poor = 0 if table[0] <= table[1] else 1
         for k in range(1, n):
             seat = (player + k) % n
@@ -254,38 +276,95 @@ def heuristic_action(state: np.ndarray, player: int, salt: int = 0) -> int:
         seat = owners[state[NEG_NEXT_SLOT + loc]]
         return ASSIGN_BASE + (seat - player) % n
     if stage == STAGE_TRANSFER:
-        fair = plan(state, player, loc, owners, shares)
-        excess = int(shares[player] - fair)
-        target = min(max(excess, 0), MAX_TRANSFER_PLAN)
-        if state[NEG_UNITS + loc] < target and can_pay(state, loc, player):
-            there = players_at(state, loc)
-            low = -1
-            for p in range(n):
-                if (there >> p) & 1 and p != player:
-                    have = shares[p] + state[NEG_GOLD + loc * MAX_PLAYERS + p]
-                    if low < 0 or have < shares[low] + state[NEG_GOLD + loc * MAX_PLAYERS + low]:
-                        low = p
-            action = TRANSFER_BASE + (low - player) % n
-            if mask[action]:
-                return action
-        return PROPOSE_ACTION
-    # Vote: a fair share of its own worth, or on the last proposal anything above a collapse.
-    there = players_at(state, loc)
-    m = 0
-    for p in range(n):
-        m += (there >> p) & 1
-    mine = float(state[NEG_GOLD + loc * MAX_PLAYERS + player])
+        return transfer_step(state, player, loc, mask)
+    return VOTE_BASE + (VOTE_ACCEPT if accepts(state, player, loc) else VOTE_REJECT)
+
+
+@njit(cache=True)
+def face_gains(state, loc, gains):
+    """gains[seat]: the face value of the cards the proposal gives it plus its net gold; returns
+    the table's face value (negative cards included: every card must be taken)."""
+    gains[:] = 0.0
     total = 0.0
+    for p in range(MAX_PLAYERS):
+        gains[p] = float(state[NEG_GOLD + loc * MAX_PLAYERS + p])
     for slot in range(state[SLOT_COUNT + loc]):
-        card = state[SLOT_CARD + loc * MAX_LOCATION_CARDS + slot]
-        w = worth(state, player, card)
-        total += max(0.0, w)
+        value = float(card_value(state, state[SLOT_CARD + loc * MAX_LOCATION_CARDS + slot]))
+        total += value
+        owner = state[NEG_ASSIGN + loc * MAX_LOCATION_CARDS + slot]
+        if owner >= 0:
+            gains[owner] += value
+    return total
+
+
+@njit(cache=True)
+def proposes_later(state, player, loc):
+    """Whether `player` makes one of the proposals still to come at `loc` (seat order)."""
+    n = state[NUM_PLAYERS]
+    there = players_at(state, loc)
+    proposer = state[NEG_PROPOSER + loc]
+    for _ in range(state[NEG_LIMIT + loc] - state[NEG_MADE + loc]):
+        for k in range(1, n + 1):
+            seat = (proposer + k) % n
+            if (there >> seat) & 1:
+                proposer = seat
+                break
+        if proposer == player:
+            return True
+    return False
+
+
+@njit(cache=True)
+def accepts(state, player, loc):
+    """Accept a proposal worth at least what rejecting is expected to bring: a fair share (of the
+    face value, or of its own valuation) less a slack that is smaller while a later proposal of
+    its own is still to come and larger on the last one (a collapse gives everyone there
+    nothing). Never a proposal that puts another player there well ahead of it: under
+    win/loss a deal that makes someone else the winner is worse than a collapse."""
+    n = state[NUM_PLAYERS]
+    there = players_at(state, loc)
+    m = float(bit_count(there))
+    gains = np.zeros(MAX_PLAYERS, np.float64)
+    total_face = face_gains(state, loc, gains)
+    mine_face = gains[player]
+    mine_worth = float(state[NEG_GOLD + loc * MAX_PLAYERS + player])
+    total_worth = 0.0
+    for slot in range(state[SLOT_COUNT + loc]):
+        w = worth(state, player, state[SLOT_CARD + loc * MAX_LOCATION_CARDS + slot])
+        total_worth += w
         if state[NEG_ASSIGN + loc * MAX_LOCATION_CARDS + slot] == player:
-            mine += w
-    last = state[NEG_MADE + loc] >= state[NEG_LIMIT + loc]
-    accept = mine >= 0.5 * total / m - 0.5 or (last and mine >= 0.0)
-    values[VOTE_BASE + (VOTE_ACCEPT if accept else VOTE_REJECT)] = 1.0
-    return best(mask, values, salt, state)
+            mine_worth += w
+    if state[NEG_MADE + loc] >= state[NEG_LIMIT + loc]:
+        slack = LAST_SLACK
+    elif proposes_later(state, player, loc):
+        slack = OWN_LATER_SLACK
+    else:
+        slack = ACCEPT_SLACK
+    fair_enough = mine_face >= total_face / m - slack or mine_worth >= total_worth / m - slack
+    top = -1e18
+    for p in range(n):
+        if (there >> p) & 1 and p != player:
+            top = max(top, gains[p])
+    return fair_enough and top - max(mine_face, mine_worth) <= LEAD_GAP
+
+
+@njit(cache=True)
+def transfer_step(state, player, loc, mask):
+    """Gold: pay the poorest other player there while it is below the fair face share and the
+    bot above it (so the others accept, and the bot keeps the card it values, paying for it)."""
+    n = state[NUM_PLAYERS]
+    there = players_at(state, loc)
+    gains = np.zeros(MAX_PLAYERS, np.float64)
+    fair = face_gains(state, loc, gains) / bit_count(there)
+    low = -1
+    for p in range(n):
+        if (there >> p) & 1 and p != player and (low < 0 or gains[p] < gains[low]):
+            low = p
+    if low >= 0 and gains[low] < fair - PAY_MARGIN and gains[player] - 1.0 >= gains[low]:
+        action = TRANSFER_BASE + (low - player) % n  # the bot (0 seats after itself) pays `low`
+        if mask[action]:
+            return action
+    return PROPOSE_ACTION
 
 
 class TombBot(KernelBot):

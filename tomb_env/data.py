@@ -46,52 +46,111 @@ STATUE_COMBO_BONUS = 2  # rulebook: "worth 2 more"
 # SOURCE: rulebook (Treasure Map): One 1, Two 3, Three 6, Four 10, Five 15, Six+ 21.
 MAP_SET_VALUE = np.array([0, 1, 3, 6, 10, 15, 21], dtype=np.int32)
 
-# SOURCE: the names, effects and the values of Trinket (1), Gold Chalice (3) and Crown (4) are
-# the rulebook's; every other value, every count and the cards not named there (Four-Leaf
-# Clover, Offering Bowl, the negative cards) are assumed. The Satchel is the card-deck-icon
-# card. (name, value, count, effect); 52 cards in all.
+# Two decks, option `deck`. No public card list exists (the rulebook: 52 Tomb Treasure Cards).
+DECK_LIBRARY = 0  # "library" (default): the table below, with six invented kinds
+DECK_RULEBOOK = 1  # "rulebook": only the kinds the rulebook names (RULEBOOK_DECK)
+DECK_NAMES = ("library", "rulebook")
+
+# (name, value, library count, library effect, SOURCE of the kind). The names and effects
+# marked "rulebook" are the rulebook's, and the values of Trinket (1), Gold Chalice (3) and
+# Crown (4); every other value and every count is assumed. The kinds marked "assumed" are
+# invented, for the library deck only: the rulebook names no card with the Lucky Rock or
+# Statue combo icon (Four-Leaf Clover, Offering Bowl), nor a card with the card-deck icon
+# (Satchel), and no negative card but the Snakebite (Curse Scroll, Cursed Skull, Rotten
+# Bandages: about -15 points in all, for a game where "Some treasures are negative").
 KINDS = (
-    ("Trinket", 1, 6, EFFECT_NONE),
-    ("Gold Chalice", 3, 3, EFFECT_NONE),
-    ("Crown", 4, 2, EFFECT_NONE),
-    ("Ceramic Jar", 2, 4, EFFECT_NONE),
-    ("Fortune Deck", 2, 2, EFFECT_NONE),
-    ("Treasure Map", 0, 6, EFFECT_MAP),
-    ("Snakebite", -1, 3, EFFECT_SNAKEBITE),
-    ("Knife", 1, 2, EFFECT_KNIFE),
-    ("Whip", 1, 2, EFFECT_WHIP),
-    ("Revolver", 2, 1, EFFECT_REVOLVER),
-    ("Medical Kit", 1, 2, EFFECT_MEDKIT),
-    ("Dice", 1, 2, EFFECT_DICE),
-    ("Lucky Rock", 1, 1, EFFECT_LUCKY_ROCK),
-    ("Sarcophagus", 1, 1, EFFECT_SARCOPHAGUS),
-    ("Ancient Statue", 3, 1, EFFECT_STATUE),
-    ("Satchel", 0, 2, EFFECT_DRAW),
-    ("Four-Leaf Clover", 1, 2, EFFECT_LUCKY_COMBO),
-    ("Offering Bowl", 1, 2, EFFECT_STATUE_COMBO),
-    ("Curse Scroll", -2, 3, EFFECT_NONE),
-    ("Cursed Skull", -3, 2, EFFECT_NONE),
-    ("Rotten Bandages", -1, 3, EFFECT_NONE),
+    ("Trinket", 1, 6, EFFECT_NONE, "rulebook"),
+    ("Gold Chalice", 3, 3, EFFECT_NONE, "rulebook"),
+    ("Crown", 4, 2, EFFECT_NONE, "rulebook"),
+    ("Ceramic Jar", 2, 4, EFFECT_NONE, "rulebook"),
+    ("Fortune Deck", 2, 2, EFFECT_NONE, "rulebook"),
+    ("Treasure Map", 0, 6, EFFECT_MAP, "rulebook"),
+    ("Snakebite", -1, 3, EFFECT_SNAKEBITE, "rulebook"),
+    ("Knife", 1, 2, EFFECT_KNIFE, "rulebook"),
+    ("Whip", 1, 2, EFFECT_WHIP, "rulebook"),
+    ("Revolver", 2, 1, EFFECT_REVOLVER, "rulebook"),
+    ("Medical Kit", 1, 2, EFFECT_MEDKIT, "rulebook"),
+    ("Dice", 1, 2, EFFECT_DICE, "rulebook"),
+    ("Lucky Rock", 1, 1, EFFECT_LUCKY_ROCK, "rulebook"),
+    ("Sarcophagus", 1, 1, EFFECT_SARCOPHAGUS, "rulebook"),
+    ("Ancient Statue", 3, 1, EFFECT_STATUE, "rulebook"),
+    ("Satchel", 0, 2, EFFECT_DRAW, "assumed"),
+    ("Four-Leaf Clover", 1, 2, EFFECT_LUCKY_COMBO, "assumed"),
+    ("Offering Bowl", 1, 2, EFFECT_STATUE_COMBO, "assumed"),
+    ("Curse Scroll", -2, 3, EFFECT_NONE, "assumed"),
+    ("Cursed Skull", -3, 2, EFFECT_NONE, "assumed"),
+    ("Rotten Bandages", -1, 3, EFFECT_NONE, "assumed"),
 )
+# deck="rulebook": (count, effect) of each kind the rulebook names; 52 cards, the round card's
+# 47 (3-4 players) and 50 (5-6) plus the two Fortune Decks' draws. SOURCE: the kinds and effects
+# are the rulebook's; the counts are assumed (as many weapons as the library deck: MAX_CLAIMS).
+# The Fortune Deck carries the card-deck icon ("take the top card of the Treasure Deck"), whose
+# name fits it; no card carries the Lucky Rock or Statue combo icons (none is named).
+RULEBOOK_DECK = {
+    "Trinket": (10, EFFECT_NONE),
+    "Gold Chalice": (5, EFFECT_NONE),
+    "Crown": (3, EFFECT_NONE),
+    "Ceramic Jar": (7, EFFECT_NONE),
+    "Fortune Deck": (2, EFFECT_DRAW),
+    "Treasure Map": (6, EFFECT_MAP),
+    "Snakebite": (4, EFFECT_SNAKEBITE),
+    "Knife": (2, EFFECT_KNIFE),
+    "Whip": (2, EFFECT_WHIP),
+    "Revolver": (1, EFFECT_REVOLVER),
+    "Medical Kit": (3, EFFECT_MEDKIT),
+    "Dice": (3, EFFECT_DICE),
+    "Lucky Rock": (1, EFFECT_LUCKY_ROCK),
+    "Sarcophagus": (2, EFFECT_SARCOPHAGUS),
+    "Ancient Statue": (1, EFFECT_STATUE),
+}
 KIND_NAMES = tuple(k[0] for k in KINDS)
 NUM_KINDS = len(KINDS)
-KIND_VALUE = np.array([k[1] for k in KINDS], dtype=np.int32)
-KIND_COUNT = np.array([k[2] for k in KINDS], dtype=np.int32)
-KIND_EFFECT = np.array([k[3] for k in KINDS], dtype=np.int32)
-NUM_CARDS = int(KIND_COUNT.sum())
-# Card id -> kind: ids run kind by kind in the table's order.
-CARD_KIND = np.repeat(np.arange(NUM_KINDS, dtype=np.int32), KIND_COUNT)
-MAX_OF_KIND = int(KIND_COUNT.max())
 KIND = {name: i for i, name in enumerate(KIND_NAMES)}
+KIND_SOURCE = tuple(k[4] for k in KINDS)
+KIND_VALUE = np.array([k[1] for k in KINDS], dtype=np.int32)  # the same in both decks
+# [deck, kind] count and effect
+DECK_KIND_COUNT = np.zeros((len(DECK_NAMES), NUM_KINDS), dtype=np.int32)
+DECK_KIND_EFFECT = np.zeros((len(DECK_NAMES), NUM_KINDS), dtype=np.int32)
+DECK_KIND_COUNT[DECK_LIBRARY] = [k[2] for k in KINDS]
+DECK_KIND_EFFECT[DECK_LIBRARY] = [k[3] for k in KINDS]
+for _name, (_count, _effect) in RULEBOOK_DECK.items():
+    DECK_KIND_COUNT[DECK_RULEBOOK, KIND[_name]] = _count
+    DECK_KIND_EFFECT[DECK_RULEBOOK, KIND[_name]] = _effect
+assert all(KIND_SOURCE[KIND[name]] == "rulebook" for name in RULEBOOK_DECK)
+NUM_CARDS = int(DECK_KIND_COUNT[DECK_LIBRARY].sum())
+assert int(DECK_KIND_COUNT[DECK_RULEBOOK].sum()) == NUM_CARDS
+# [deck, card id] -> kind: ids run kind by kind in the table's order.
+DECK_CARD_KIND = np.stack([np.repeat(np.arange(NUM_KINDS, dtype=np.int32), c) for c in DECK_KIND_COUNT])
+MAX_OF_KIND = int(DECK_KIND_COUNT.max())
+# The library deck's tables (tests and tools that play the default deck).
+KIND_COUNT = DECK_KIND_COUNT[DECK_LIBRARY]
+KIND_EFFECT = DECK_KIND_EFFECT[DECK_LIBRARY]
+CARD_KIND = DECK_CARD_KIND[DECK_LIBRARY]
 
-# Character abilities. SOURCE: assumed (the rulebook: "Some have additional effects"). Every
-# ability acts only on the final score, so nothing in play reveals a character.
+# Character abilities, option `abilities`: "bonus_only" (the rulebook: each character's bonus
+# list and nothing more) or "assumed" (these, SOURCE: assumed; the rulebook says only "Some have
+# additional effects as well to help you or hinder other players!"). Each ability acts only on
+# the final score, so nothing in play reveals a character; each name says which general rule
+# it overrides, or whom it hinders.
+ABILITIES_BONUS_ONLY = 0
+ABILITIES_ASSUMED = 1
 ABILITY_NONE = 0
-ABILITY_LUCK = 1  # the first lost coin call scores as won
-ABILITY_CARTOGRAPHY = 2  # maps score as if one more were held (with at least two)
+# Gambler, overrides the coin-flip rule: his first lost call of the game (in time order: by
+# round, then in the order the calls are made) scores as won.
+ABILITY_LUCK = 1
+# Cartographer, overrides the map table: his maps score as if one more were held (with two+).
+ABILITY_CARTOGRAPHY = 2
 CARTOGRAPHY_MIN_MAPS = 2
-ABILITY_TRADE = 3  # each gold coin is worth 2
-ABILITY_WARDING = 4  # treasures of negative value score 0
+# Merchant, overrides "Each gold coin they have is worth 1 point": his are worth 2 each.
+ABILITY_TRADE = 3
+TRADE_COIN_VALUE = 2
+# Exorcist, overrides the cards' values: his treasures of negative value score 0.
+ABILITY_WARDING = 4
+# Mercenary, hinders the others: each Whip, Knife and Revolver in his stash at the end costs
+# every other player 1 point.
+ABILITY_THREAT = 5
+THREAT_COST = 1
+ABILITY_NAMES = ("none", "luck", "cartography", "trade", "warding", "threat")
 
 # SOURCE: the names Gambler, Collector and Alchemist and the Gambler's +2 for the Crown (Bill's
 # example) are the rulebook's; the Alchemist's Fortune Deck bonus follows the Josh/Chris
@@ -112,7 +171,7 @@ CHARACTERS = (
     ),
     ("Alchemist", ABILITY_NONE, {"Fortune Deck": 3, "Ceramic Jar": 1, "Medical Kit": 2, "Lucky Rock": 2}),
     ("Cartographer", ABILITY_CARTOGRAPHY, {"Satchel": 2, "Whip": 1, "Knife": 1, "Ceramic Jar": 1}),
-    ("Mercenary", ABILITY_NONE, {"Knife": 2, "Revolver": 3, "Whip": 2, "Snakebite": 2, "Medical Kit": 2}),
+    ("Mercenary", ABILITY_THREAT, {"Knife": 2, "Revolver": 3, "Whip": 2, "Snakebite": 2, "Medical Kit": 2}),
     ("Merchant", ABILITY_TRADE, {"Gold Chalice": 1, "Crown": 1, "Trinket": 1}),
     (
         "Exorcist",
@@ -144,7 +203,9 @@ for _n in range(MIN_PLAYERS, MAX_PLAYERS + 1):
         ROUND_DEAL[_n, _r] = _pair
 assert NUM_CARDS == 52
 assert all(
-    sum(map(sum, c)) + int(KIND_COUNT[KIND["Satchel"]]) <= NUM_CARDS for c in (ROUND_CARD_3_4, ROUND_CARD_5_6)
+    sum(map(sum, c)) + int(DECK_KIND_COUNT[d][DECK_KIND_EFFECT[d] == EFFECT_DRAW].sum()) <= NUM_CARDS
+    for c in (ROUND_CARD_3_4, ROUND_CARD_5_6)
+    for d in range(len(DECK_NAMES))
 )
 assert MIN_PLAYERS * 0 + MAX_PLAYERS * START_GOLD <= GOLD_TOKENS
 

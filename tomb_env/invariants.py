@@ -8,6 +8,7 @@ import numpy as np
 
 from tomb_env import data, kernels
 from tomb_env.state import (
+    ABILITIES,
     CALL_CARD,
     CARD_ACTIVE,
     CARD_FLIP,
@@ -17,6 +18,7 @@ from tomb_env.state import (
     CARD_PLACE,
     CARD_PUBLIC,
     CARD_ROUND,
+    CARD_SET,
     CHARACTER,
     CHOICE,
     CLAIM_CARD,
@@ -43,7 +45,6 @@ from tomb_env.state import (
     LONE_TAKEN,
     MAX_CLAIMS,
     MAX_COMPETITORS,
-    MAX_TRANSFER_UNITS,
     N_ACTIONS,
     NEG_ASSIGN,
     NEG_GOLD,
@@ -63,6 +64,7 @@ from tomb_env.state import (
     OUTCOME_EMPTY,
     OUTCOME_LONE,
     OUTCOME_NONE,
+    PAYMENT_BOUND,
     PHASE,
     PHASE_CALL,
     PHASE_CHOOSE,
@@ -98,8 +100,8 @@ MAX_ROUNDS = data.MAX_ROUNDS
 NUM_LOCATIONS = data.NUM_LOCATIONS
 NUM_CARDS = data.NUM_CARDS
 SLOTS = data.MAX_LOCATION_CARDS
-CARD_KIND = data.CARD_KIND.tolist()
-KIND_EFFECT = data.KIND_EFFECT.tolist()
+DECK_CARD_KIND = data.DECK_CARD_KIND.tolist()  # [deck][card]
+DECK_KIND_EFFECT = data.DECK_KIND_EFFECT.tolist()  # [deck][kind]
 KIND_NAMES = data.KIND_NAMES
 FLIP_EFFECTS = data.FLIP_EFFECTS
 TIMED_EFFECTS = (*data.WEAPON_EFFECTS, data.EFFECT_SNAKEBITE)  # act in the next round
@@ -125,40 +127,50 @@ for _start, _size in (
 def score_of(state: np.ndarray, player: int) -> int:
     """The rulebook's final value, recomputed from the stash (Game End, FAQ, Ability Reference)."""
     character = int(state[CHARACTER + player])
-    ability = int(data.CHARACTER_ABILITY[character])
+    assumed = state[ABILITIES] == data.ABILITIES_ASSUMED
+    ability = int(data.CHARACTER_ABILITY[character]) if assumed else data.ABILITY_NONE
     places = state[CARD_PLACE : CARD_PLACE + NUM_CARDS].tolist()
     owners = state[CARD_OWNER : CARD_OWNER + NUM_CARDS].tolist()
+    card_kind, kind_effect = DECK_CARD_KIND[state[CARD_SET]], DECK_KIND_EFFECT[state[CARD_SET]]
     cards = [c for c in range(NUM_CARDS) if places[c] == PLACE_STASH and owners[c] == player]
-    kinds = [KIND_NAMES[CARD_KIND[c]] for c in cards]
+    kinds = [KIND_NAMES[card_kind[c]] for c in cards]
     maps = kinds.count("Treasure Map")
     if ability == data.ABILITY_CARTOGRAPHY and maps >= data.CARTOGRAPHY_MIN_MAPS:
         maps += 1
     total = int(data.MAP_SET_VALUE[min(maps, 6)])
     lucky, statue = "Lucky Rock" in kinds, "Ancient Statue" in kinds
-    luck = ability == data.ABILITY_LUCK
+    lost = sorted((int(state[CARD_ROUND + c]), c) for c in cards if state[CARD_FLIP + c] == FLIP_LOST)
+    lucky_call = lost[0][1] if lost and ability == data.ABILITY_LUCK else None  # first in time
     for card, kind in zip(cards, kinds, strict=True):
         k = data.KIND[kind]
         value = 0 if kind == "Treasure Map" else int(data.KIND_VALUE[k])
-        won = state[CARD_FLIP + card] == FLIP_WON
-        if state[CARD_FLIP + card] == FLIP_LOST and luck:
-            won, luck = True, False
+        won = state[CARD_FLIP + card] == FLIP_WON or card == lucky_call
         if kind == "Dice" and won:
             value += 2
         if kind == "Sarcophagus" and won:
             value = 5
-        if data.KIND_EFFECT[k] == data.EFFECT_LUCKY_COMBO and lucky:
+        if kind_effect[k] == data.EFFECT_LUCKY_COMBO and lucky:
             value += 3
-        if data.KIND_EFFECT[k] == data.EFFECT_STATUE_COMBO and statue:
+        if kind_effect[k] == data.EFFECT_STATUE_COMBO and statue:
             value += 2
         if ability == data.ABILITY_WARDING:
             value = max(value, 0)
         total += value + int(data.CHARACTER_BONUS[character, k])
     gold = int(state[GOLD + player])
-    return total + (2 * gold if ability == data.ABILITY_TRADE else gold)
+    total += gold * (data.TRADE_COIN_VALUE if ability == data.ABILITY_TRADE else 1)
+    threats = [
+        q
+        for q in range(int(state[NUM_PLAYERS]))
+        if assumed and q != player and data.CHARACTER_ABILITY[state[CHARACTER + q]] == data.ABILITY_THREAT
+    ]
+    for q in threats:  # the Mercenary's weapons cost every other player a point each
+        weapons = [c for c in ALL_CARDS if places[c] == PLACE_STASH and owners[c] == q]
+        total -= data.THREAT_COST * sum(kind_effect[card_kind[c]] in data.WEAPON_EFFECTS for c in weapons)
+    return total
 
 
 def _card(card: int) -> str:
-    return f"card {card} ({KIND_NAMES[CARD_KIND[card]]})"
+    return f"card {card} ({KIND_NAMES[DECK_CARD_KIND[data.DECK_LIBRARY][card]]} in the library deck)"
 
 
 def check_invariants(state: np.ndarray) -> None:
@@ -236,7 +248,7 @@ def check_invariants(state: np.ndarray) -> None:
     weapons_due = []  # the weapons collected in the last round: this round's claims
     for card in range(NUM_CARDS):
         place, owner, source, when = places[card], owners[card], froms[card], dealt_in[card]
-        effect = KIND_EFFECT[CARD_KIND[card]]
+        effect = DECK_KIND_EFFECT[s[CARD_SET]][DECK_CARD_KIND[s[CARD_SET]][card]]
         if place == PLACE_DECK:
             assert card in undealt, f"{_card(card)} in the deck is not in DECK[DECK_TOP:]"
             assert (owner, source, when, public[card]) == (NOBODY, FROM_NONE, -1, 0), (
@@ -471,9 +483,9 @@ def _check_negotiation(
             assert result != OUTCOME_COLLAPSE or made == limit, (
                 f"a collapse before the last proposal at {where}"
             )
-            # A settled deal's payments are re-dealt by resample_hidden up to the bound, its
-            # NEG_UNITS left as it was.
-            paid = 0 if stage == STAGE_ASSIGN else MAX_TRANSFER_UNITS if stage == STAGE_IDLE else units
+            # A settled deal's payments are re-dealt by resample_hidden up to the gold there,
+            # its NEG_UNITS left as it was.
+            paid = 0 if stage == STAGE_ASSIGN else PAYMENT_BOUND if stage == STAGE_IDLE else units
             _check_proposal(assign, net, count, there, gold, paid, where)
             if stage == STAGE_ASSIGN:
                 assert result == OUTCOME_NONE and 0 <= next_slot < count, (
@@ -498,7 +510,7 @@ def _check_negotiation(
                 else:
                     assert stage == STAGE_IDLE and result in DEAL_OR_COLLAPSE, f"stage {stage} at {where}"
             if last_valid:
-                _check_proposal(last_assign, last_net, count, there, gold, MAX_TRANSFER_UNITS, where)
+                _check_proposal(last_assign, last_net, count, there, gold, PAYMENT_BOUND, where)
                 assert min(last_assign[:count]) >= 0, f"LAST_ASSIGN {last_assign} at {where}"
                 cast = [last_votes[p] for p in there]
                 if result == OUTCOME_DEAL:
@@ -526,3 +538,6 @@ def _check_proposal(
     assert all(net[p] == 0 for p in range(MAX_PLAYERS) if p not in there), f"payments {net} at {where}"
     assert sum(net) == 0 and sum(x for x in net if x > 0) <= units, f"payments {net} at {where}"
     assert all(gold[p] + net[p] >= 0 for p in there), f"payments {net} beyond gold {gold} at {where}"
+    assert sum(x for x in net if x > 0) <= sum(gold[p] for p in there), (
+        f"payments {net} beyond the gold at {where}"
+    )

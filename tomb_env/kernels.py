@@ -16,14 +16,18 @@ import numpy as np
 from numba import njit
 
 from tomb_env.data import (
+    ABILITIES_ASSUMED,
     ABILITY_CARTOGRAPHY,
     ABILITY_LUCK,
+    ABILITY_NONE,
+    ABILITY_THREAT,
     ABILITY_TRADE,
     ABILITY_WARDING,
-    CARD_KIND,
     CARTOGRAPHY_MIN_MAPS,
     CHARACTER_ABILITY,
     CHARACTER_BONUS,
+    DECK_CARD_KIND,
+    DECK_KIND_EFFECT,
     DICE_BONUS,
     EFFECT_DICE,
     EFFECT_DRAW,
@@ -39,7 +43,6 @@ from tomb_env.data import (
     EFFECT_STATUE_COMBO,
     EFFECT_WHIP,
     GOLD_TOKENS,
-    KIND_EFFECT,
     KIND_VALUE,
     LUCKY_COMBO_BONUS,
     MAP_SET_VALUE,
@@ -52,9 +55,12 @@ from tomb_env.data import (
     SARCOPHAGUS_WON_VALUE,
     START_GOLD,
     STATUE_COMBO_BONUS,
+    THREAT_COST,
+    TRADE_COIN_VALUE,
 )
 from tomb_env.data import NUM_ROUNDS as ROUNDS_FOR
 from tomb_env.state import (
+    ABILITIES,
     ASSIGN_BASE,
     CALL_BASE,
     CALL_CARD,
@@ -66,6 +72,7 @@ from tomb_env.state import (
     CARD_PLACE,
     CARD_PUBLIC,
     CARD_ROUND,
+    CARD_SET,
     CHARACTER,
     CHOICE,
     CHOOSE_BASE,
@@ -96,7 +103,6 @@ from tomb_env.state import (
     LONE_LIMIT,
     LONE_TAKEN,
     MAX_CLAIMS,
-    MAX_TRANSFER_UNITS,
     NEG_ASSIGN,
     NEG_GOLD,
     NEG_LIMIT,
@@ -114,7 +120,9 @@ from tomb_env.state import (
     OUTCOME_DEAL,
     OUTCOME_EMPTY,
     OUTCOME_LONE,
+    P_ABILITIES,
     P_CLAIM_ORDER,
+    P_DECK,
     P_PROPOSALS,
     PHASE,
     PHASE_CALL,
@@ -164,6 +172,23 @@ def is_flip(effect):
     return effect == EFFECT_DICE or effect == EFFECT_SARCOPHAGUS
 
 
+@njit(cache=True, inline="always")
+def card_kind(state, card):
+    """A card's kind in the game's deck (option deck)."""
+    return DECK_CARD_KIND[state[CARD_SET], card]
+
+
+@njit(cache=True, inline="always")
+def card_effect(state, card):
+    return DECK_KIND_EFFECT[state[CARD_SET], DECK_CARD_KIND[state[CARD_SET], card]]
+
+
+@njit(cache=True)
+def card_value(state, card):
+    """A card's printed value."""
+    return KIND_VALUE[card_kind(state, card)]
+
+
 @njit(cache=True)
 def lone_share(cards: int, num_players: int) -> int:
     """A lone player takes up to half the treasures, rounded down (rounded up with 3 players)."""
@@ -206,7 +231,7 @@ def find_kit(state, player):
         if (
             state[CARD_PLACE + card] == PLACE_STASH
             and state[CARD_OWNER + card] == player
-            and KIND_EFFECT[CARD_KIND[card]] == EFFECT_MEDKIT
+            and card_effect(state, card) == EFFECT_MEDKIT
         ):
             return card
     return NO_CARD
@@ -227,6 +252,8 @@ def init(state: np.ndarray, params: np.ndarray, seed: int) -> None:
     n = state[NUM_PLAYERS]
     state[PROPOSAL_RULE] = params[P_PROPOSALS]
     state[CLAIM_ORDER] = params[P_CLAIM_ORDER]
+    state[ABILITIES] = params[P_ABILITIES]
+    state[CARD_SET] = params[P_DECK]
     state[NUM_ROUNDS] = ROUNDS_FOR[n]
     state[SUPPLY] = GOLD_TOKENS - START_GOLD * n
     characters = np.arange(NUM_CHARACTERS).astype(np.int32)
@@ -301,7 +328,7 @@ def start_round(state):
     # Snakebite: "next turn, choose your location at random"; a Medical Kit makes you immune
     # (shown when it blocks the bite).
     for card in range(NUM_CARDS):
-        if state[CARD_ACTIVE + card] and KIND_EFFECT[CARD_KIND[card]] == EFFECT_SNAKEBITE:
+        if state[CARD_ACTIVE + card] and card_effect(state, card) == EFFECT_SNAKEBITE:
             state[CARD_ACTIVE + card] = 0
             owner = state[CARD_OWNER + card]
             kit = find_kit(state, owner)
@@ -318,7 +345,7 @@ def start_round(state):
             if (
                 state[CARD_ACTIVE + card]
                 and state[CARD_OWNER + card] == seat
-                and is_weapon(KIND_EFFECT[CARD_KIND[card]])
+                and is_weapon(card_effect(state, card))
                 and count < MAX_CLAIMS
             ):
                 state[CLAIM_CARD + count] = card
@@ -525,7 +552,7 @@ def end_round(state):
         lone = state[NEG_PROPOSER + loc]
         for slot in range(state[SLOT_COUNT + loc]):
             card = state[SLOT_CARD + loc * MAX_LOCATION_CARDS + slot]
-            effect = KIND_EFFECT[CARD_KIND[card]]
+            effect = card_effect(state, card)
             shown = 1 if (is_weapon(effect) or effect == EFFECT_SNAKEBITE or is_flip(effect)) else 0
             if outcome == OUTCOME_DEAL:
                 to_stash(state, card, state[NEG_ASSIGN + loc * MAX_LOCATION_CARDS + slot], shown)
@@ -547,7 +574,7 @@ def end_round(state):
     # Satchel: "take the top card of the Treasure Deck face-down (effects don't trigger)".
     for card in range(NUM_CARDS):
         if (
-            KIND_EFFECT[CARD_KIND[card]] == EFFECT_DRAW
+            card_effect(state, card) == EFFECT_DRAW
             and state[CARD_PLACE + card] == PLACE_STASH
             and state[CARD_ROUND + card] == r
             and state[CARD_FROM + card] != FROM_DRAWN
@@ -594,8 +621,16 @@ def phase(state: np.ndarray) -> int:
 
 @njit(cache=True)
 def can_pay(state, loc, payer):
-    """Never more gold than a player holds: the payer keeps a non-negative balance."""
-    return state[GOLD + payer] + state[NEG_GOLD + loc * MAX_PLAYERS + payer] >= 1
+    """Never more gold than a player holds (the payer keeps a non-negative balance), and a
+    player who receives in this proposal does not also pay (so payments cannot go round)."""
+    net = state[NEG_GOLD + loc * MAX_PLAYERS + payer]
+    return net <= 0 and state[GOLD + payer] + net >= 1
+
+
+@njit(cache=True)
+def can_receive(state, loc, payee):
+    """A player who pays in this proposal does not also receive."""
+    return state[NEG_GOLD + loc * MAX_PLAYERS + payee] >= 0
 
 
 @njit(cache=True)
@@ -613,16 +648,15 @@ def negotiation_mask(state, player, mask):
     elif stage == STAGE_TRANSFER:
         mask[PROPOSE_ACTION] = 1
         count = 1
-        if state[NEG_UNITS + loc] < MAX_TRANSFER_UNITS:
-            for i in range(n):
-                payer = (player + i) % n
-                if not (there >> payer) & 1 or not can_pay(state, loc, payer):
-                    continue
-                for j in range(n):
-                    payee = (player + j) % n
-                    if j != i and (there >> payee) & 1:
-                        mask[TRANSFER_BASE + i * MAX_PLAYERS + j] = 1
-                        count += 1
+        for i in range(n):
+            payer = (player + i) % n
+            if not (there >> payer) & 1 or not can_pay(state, loc, payer):
+                continue
+            for j in range(n):
+                payee = (player + j) % n
+                if j != i and (there >> payee) & 1 and can_receive(state, loc, payee):
+                    mask[TRANSFER_BASE + i * MAX_PLAYERS + j] = 1
+                    count += 1
     elif stage == STAGE_VOTE:
         mask[VOTE_BASE + VOTE_REJECT] = 1
         mask[VOTE_BASE + VOTE_ACCEPT] = 1
@@ -673,7 +707,7 @@ def force_step(state, player, action):
         k = 1 + (action - FORCE_BASE) // NUM_LOCATIONS
         loc = (action - FORCE_BASE) % NUM_LOCATIONS
         target = (player + k) % state[NUM_PLAYERS]
-        kit = find_kit(state, target) if KIND_EFFECT[CARD_KIND[card]] == EFFECT_WHIP else NO_CARD
+        kit = find_kit(state, target) if card_effect(state, card) == EFFECT_WHIP else NO_CARD
         if kit != NO_CARD:
             state[CARD_PUBLIC + kit] = 1  # immune to the Whip: the kit is shown
         else:
@@ -762,17 +796,71 @@ def step(state: np.ndarray, action: int) -> None:
 
 # -- scores ----------------------------------------------------------------------------------
 @njit(cache=True)
+def ability_of(state: np.ndarray, player: int) -> int:
+    """`player`'s character's ability under the option `abilities` (none with bonus_only)."""
+    if state[ABILITIES] != ABILITIES_ASSUMED:
+        return ABILITY_NONE
+    return CHARACTER_ABILITY[state[CHARACTER + player]]
+
+
+@njit(cache=True)
+def coin_value(state: np.ndarray, player: int) -> int:
+    """Points per gold coin: 1 (Game End), 2 for the Merchant's trade ability."""
+    return TRADE_COIN_VALUE if ability_of(state, player) == ABILITY_TRADE else 1
+
+
+@njit(cache=True)
+def weapons_held(state: np.ndarray, player: int) -> int:
+    count = 0
+    for card in range(NUM_CARDS):
+        if (
+            state[CARD_PLACE + card] == PLACE_STASH
+            and state[CARD_OWNER + card] == player
+            and is_weapon(card_effect(state, card))
+        ):
+            count += 1
+    return count
+
+
+@njit(cache=True)
+def threat_against(state: np.ndarray, player: int) -> int:
+    """Points `player` loses to another player's threat ability (the Mercenary's weapons)."""
+    lost = 0
+    for other in range(state[NUM_PLAYERS]):
+        if other != player and ability_of(state, other) == ABILITY_THREAT:
+            lost += THREAT_COST * weapons_held(state, other)
+    return lost
+
+
+@njit(cache=True)
+def first_lost_call(state: np.ndarray, player: int) -> int:
+    """The card of `player`'s first lost coin call in time order (by round, then in call order:
+    card id), or NO_CARD."""
+    first = NO_CARD
+    for card in range(NUM_CARDS):
+        if (
+            state[CARD_PLACE + card] == PLACE_STASH
+            and state[CARD_OWNER + card] == player
+            and state[CARD_FLIP + card] == FLIP_LOST
+            and (first == NO_CARD or state[CARD_ROUND + card] < state[CARD_ROUND + first])
+        ):
+            first = card
+    return first
+
+
+@njit(cache=True)
 def player_score(state: np.ndarray, player: int) -> int:
     """Treasure values (Treasure Map as a set, the combos, the coin flips) plus the character's
-    bonus per card (FAQ: for each treasure) plus gold, with the character's ability."""
+    bonus per card (FAQ: for each treasure) plus gold; with abilities="assumed" the character's
+    ability and the Mercenary's threat."""
     character = state[CHARACTER + player]
-    ability = CHARACTER_ABILITY[character]
+    ability = ability_of(state, player)
     maps = 0
     lucky = False
     statue = False
     for card in range(NUM_CARDS):
         if state[CARD_PLACE + card] == PLACE_STASH and state[CARD_OWNER + card] == player:
-            effect = KIND_EFFECT[CARD_KIND[card]]
+            effect = card_effect(state, card)
             if effect == EFFECT_MAP:
                 maps += 1
             elif effect == EFFECT_LUCKY_ROCK:
@@ -782,17 +870,16 @@ def player_score(state: np.ndarray, player: int) -> int:
     if ability == ABILITY_CARTOGRAPHY and maps >= CARTOGRAPHY_MIN_MAPS:
         maps += 1
     total = MAP_SET_VALUE[min(maps, MAP_SET_VALUE.shape[0] - 1)]
-    luck = ability == ABILITY_LUCK
+    lucky_call = first_lost_call(state, player) if ability == ABILITY_LUCK else NO_CARD
     for card in range(NUM_CARDS):
         if state[CARD_PLACE + card] != PLACE_STASH or state[CARD_OWNER + card] != player:
             continue
-        kind = CARD_KIND[card]
-        effect = KIND_EFFECT[kind]
+        kind = card_kind(state, card)
+        effect = DECK_KIND_EFFECT[state[CARD_SET], kind]
         value = KIND_VALUE[kind]
         flip = state[CARD_FLIP + card]
-        if flip == FLIP_LOST and luck:
+        if card == lucky_call:
             flip = FLIP_WON  # the Gambler's first lost call scores as won
-            luck = False
         if effect == EFFECT_DICE and flip == FLIP_WON:
             value += DICE_BONUS
         elif effect == EFFECT_SARCOPHAGUS and flip == FLIP_WON:
@@ -804,9 +891,15 @@ def player_score(state: np.ndarray, player: int) -> int:
         if ability == ABILITY_WARDING and value < 0:
             value = 0
         total += value + CHARACTER_BONUS[character, kind]
-    gold = state[GOLD + player]
-    total += 2 * gold if ability == ABILITY_TRADE else gold
-    return total
+    total += coin_value(state, player) * state[GOLD + player]
+    return total - threat_against(state, player)
+
+
+@njit(cache=True)
+def known_score(state: np.ndarray, player: int) -> int:
+    """`player`'s value as it can know it before the end: without a Mercenary's threat
+    (abilities="assumed"), which depends on the others' hidden characters."""
+    return player_score(state, player) + threat_against(state, player)
 
 
 @njit(cache=True)
@@ -852,13 +945,16 @@ def random_transfers(state, there, out, units):
     out[:] = 0
     for _ in range(units):
         payers = 0
+        payees = 0
         for p in range(MAX_PLAYERS):
-            if (there >> p) & 1 and state[GOLD + p] + out[p] >= 1:
+            if (there >> p) & 1 and out[p] <= 0 and state[GOLD + p] + out[p] >= 1:
                 payers |= 1 << p
+            if (there >> p) & 1 and out[p] >= 0:
+                payees |= 1 << p
         if payers == 0:
             return
         payer = random_seat(state, payers)
-        payee = random_seat(state, there & ~(1 << payer))
+        payee = random_seat(state, payees & ~(1 << payer))  # someone: the nets sum to 0
         out[payer] -= 1
         out[payee] += 1
 
@@ -968,6 +1064,16 @@ def redeal_unseen(state, player):
 
 
 @njit(cache=True)
+def gold_at(state, there):
+    """The gold the seats `there` hold: a bound on one proposal's payments."""
+    total = 0
+    for p in range(MAX_PLAYERS):
+        if (there >> p) & 1:
+            total += state[GOLD + p]
+    return total
+
+
+@njit(cache=True)
 def redeal_negotiation(state, player):
     """The other location's negotiation: its proposals, payments, votes and lone picks."""
     n = state[NUM_PLAYERS]
@@ -1000,13 +1106,13 @@ def redeal_negotiation(state, player):
                 state[NEG_ASSIGN + loc * MAX_LOCATION_CARDS + slot] = random_seat(state, there)
             units = state[NEG_UNITS + loc]
             if outcome == OUTCOME_DEAL:
-                units = rng_below(state, RNG, MAX_TRANSFER_UNITS + 1)
+                units = rng_below(state, RNG, gold_at(state, there) + 1)
             random_transfers(state, there, net, units)
             state[NEG_GOLD + loc * MAX_PLAYERS : NEG_GOLD + (loc + 1) * MAX_PLAYERS] = net
         if state[LAST_VALID + loc]:
             for slot in range(count):
                 state[LAST_ASSIGN + loc * MAX_LOCATION_CARDS + slot] = random_seat(state, there)
-            random_transfers(state, there, net, rng_below(state, RNG, MAX_TRANSFER_UNITS + 1))
+            random_transfers(state, there, net, rng_below(state, RNG, gold_at(state, there) + 1))
             state[LAST_GOLD + loc * MAX_PLAYERS : LAST_GOLD + (loc + 1) * MAX_PLAYERS] = net
             voters = 0
             for p in range(n):

@@ -14,12 +14,11 @@ import numpy as np
 from numba import njit
 
 from tomb_env.data import (
-    CARD_KIND,
+    DECK_KIND_COUNT,
+    DECK_KIND_EFFECT,
     EFFECT_DICE,
     EFFECT_SARCOPHAGUS,
     GOLD_TOKENS,
-    KIND_COUNT,
-    KIND_EFFECT,
     MAX_LOCATION_CARDS,
     MAX_PLAYERS,
     MAX_ROUNDS,
@@ -29,7 +28,7 @@ from tomb_env.data import (
     NUM_KINDS,
     NUM_LOCATIONS,
 )
-from tomb_env.kernels import player_score
+from tomb_env.kernels import card_effect, card_kind, known_score
 from tomb_env.state import (
     CALL_CARD,
     CARD_ACTIVE,
@@ -39,6 +38,7 @@ from tomb_env.state import (
     CARD_PLACE,
     CARD_PUBLIC,
     CARD_ROUND,
+    CARD_SET,
     CHARACTER,
     CHOICE,
     CLAIM_CARD,
@@ -57,7 +57,6 @@ from tomb_env.state import (
     LOCATION,
     LONE_LIMIT,
     LONE_TAKEN,
-    MAX_TRANSFER_UNITS,
     NEG_ASSIGN,
     NEG_GOLD,
     NEG_LIMIT,
@@ -70,6 +69,7 @@ from tomb_env.state import (
     NOBODY,
     NUM_ROUNDS,
     OUTCOME,
+    PAYMENT_BOUND,
     PHASE,
     PHASE_CALL,
     PHASE_FORCE,
@@ -88,7 +88,7 @@ from treasure_core.layout import offsets
 NUM_PHASES = 4
 NUM_STAGES = 5
 NUM_OUTCOMES = 5
-GOLD_SWING = MAX_TRANSFER_UNITS  # a proposal moves a seat's gold by at most this much
+GOLD_SWING = GOLD_TOKENS  # a proposal moves a seat's gold by at most this much
 MAX_STASH = NUM_CARDS  # one stash can hold up to 49 cards in a real game: scale by the deck
 MAX_ACTIVE = MAX_LOCATION_CARDS  # a seat's waiting weapons and Snakebites come from one deal
 SCORE_LOW = -15
@@ -125,7 +125,7 @@ OBS_LAYOUT = (
     ("proposer", MAX_PLAYERS),  # [seat] proposing (or alone there)
     ("proposals_made", 1),  # / 6
     ("proposals_allowed", 1),  # / 6
-    ("transfer_units", 1),  # gold payments so far / 4
+    ("transfer_units", 1),  # gold payments so far / 21
     ("assign", MAX_LOCATION_CARDS * (MAX_PLAYERS + 1)),  # [slot, seat or 6: not yet] the proposal
     ("proposal_gold", MAX_PLAYERS),  # [seat] (net gold + 4) / 8
     ("own_vote", 3),  # one-hot: not voted, reject, accept
@@ -228,7 +228,7 @@ def observe(state: np.ndarray, player: int, out: np.ndarray) -> None:
     out[_NUM_PLAYERS + n - MIN_PLAYERS] = 1.0
     out[_DECK_LEFT] = (NUM_CARDS - state[DECK_TOP]) / NUM_CARDS
     out[_CHARACTER + state[CHARACTER + player]] = 1.0
-    score = (player_score(state, player) - SCORE_LOW) / SCORE_SPAN
+    score = (known_score(state, player) - SCORE_LOW) / SCORE_SPAN
     out[_OWN_SCORE] = min(1.0, max(0.0, score))
     for k in range(n):
         seat = (player + k) % n
@@ -246,24 +246,24 @@ def observe(state: np.ndarray, player: int, out: np.ndarray) -> None:
     for slot in range(NUM_LOCATIONS * MAX_LOCATION_CARDS):
         card = state[SLOT_CARD + slot]
         if card != NO_CARD:
-            out[_TABLE + slot * NUM_KINDS + CARD_KIND[card]] = 1.0
+            out[_TABLE + slot * NUM_KINDS + card_kind(state, card)] = 1.0
     for card in range(NUM_CARDS):
-        kind = CARD_KIND[card]
+        kind = card_kind(state, card)
         place = state[CARD_PLACE + card]
         if place == PLACE_DISCARD:
-            out[_DISCARD + kind] += 1.0 / KIND_COUNT[kind]
+            out[_DISCARD + kind] += 1.0 / DECK_KIND_COUNT[state[CARD_SET], kind]
         elif place == PLACE_STASH:
             owner = state[CARD_OWNER + card]
             k = (owner - player) % n
             out[_STASH + k] += 1.0 / MAX_STASH
             if knows_owner(state, player, card):
-                out[_KNOWN + k * NUM_KINDS + kind] += 1.0 / KIND_COUNT[kind]
+                out[_KNOWN + k * NUM_KINDS + kind] += 1.0 / DECK_KIND_COUNT[state[CARD_SET], kind]
             if state[CARD_ACTIVE + card]:
                 out[_ACTIVE + k] += 1.0 / MAX_ACTIVE
             if owner == player and state[CARD_FLIP + card] == FLIP_WON:
-                if KIND_EFFECT[kind] == EFFECT_DICE:
+                if DECK_KIND_EFFECT[state[CARD_SET], kind] == EFFECT_DICE:
                     out[_FLIPS] += 0.5
-                elif KIND_EFFECT[kind] == EFFECT_SARCOPHAGUS:
+                elif DECK_KIND_EFFECT[state[CARD_SET], kind] == EFFECT_SARCOPHAGUS:
                     out[_FLIPS + 1] = 1.0
     if state[CHOICE + player] != NO_LOCATION:
         out[_CHOICE + state[CHOICE + player]] = 1.0
@@ -279,11 +279,11 @@ def observe(state: np.ndarray, player: int, out: np.ndarray) -> None:
     if state[PHASE] == PHASE_FORCE and state[CLAIM_NEXT] < state[CLAIM_COUNT]:
         card = state[CLAIM_CARD + state[CLAIM_NEXT]]
         out[_CLAIMER + (state[CARD_OWNER + card] - player) % n] = 1.0
-        out[_CLAIM_KIND + KIND_EFFECT[CARD_KIND[card]] - _WEAPON_KIND_BASE] = 1.0
+        out[_CLAIM_KIND + card_effect(state, card) - _WEAPON_KIND_BASE] = 1.0
     if state[PHASE] == PHASE_CALL and state[CALL_CARD] != NO_CARD:
         card = state[CALL_CARD]
         out[_CALLER + (state[CARD_OWNER + card] - player) % n] = 1.0
-        out[_CALL_KIND + (0 if KIND_EFFECT[CARD_KIND[card]] == EFFECT_DICE else 1)] = 1.0
+        out[_CALL_KIND + (0 if card_effect(state, card) == EFFECT_DICE else 1)] = 1.0
     loc = state[LOCATION + player]
     if state[PHASE] != PHASE_NEGOTIATE or loc == NO_LOCATION:
         return
@@ -293,7 +293,7 @@ def observe(state: np.ndarray, player: int, out: np.ndarray) -> None:
         out[_PROPOSER + (proposer - player) % n] = 1.0
     out[_MADE] = state[NEG_MADE + loc] / MAX_PLAYERS
     out[_ALLOWED] = min(state[NEG_LIMIT + loc], MAX_PLAYERS) / MAX_PLAYERS
-    out[_UNITS] = state[NEG_UNITS + loc] / MAX_TRANSFER_UNITS
+    out[_UNITS] = state[NEG_UNITS + loc] / PAYMENT_BOUND  # = GOLD_TOKENS
     _assign_block(state, out, _ASSIGN, NEG_ASSIGN, loc, player, n)
     for k in range(n):
         seat = (player + k) % n

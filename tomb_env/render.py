@@ -9,7 +9,6 @@ from __future__ import annotations
 import numpy as np
 
 from tomb_env.data import (
-    CARD_KIND,
     CHARACTER_NAMES,
     KIND_NAMES,
     KIND_VALUE,
@@ -18,7 +17,7 @@ from tomb_env.data import (
     MAX_PLAYERS,
     NUM_CARDS,
 )
-from tomb_env.kernels import player_score, stash_size
+from tomb_env.kernels import card_kind, card_value, known_score, player_score, stash_size
 from tomb_env.observe import knows_owner
 from tomb_env.state import (
     ACTIONS,
@@ -91,8 +90,8 @@ _YELLOW = "\x1b[33m"
 _STAGE_NAMES = ("idle", "assigning cards", "adding gold payments", "voting", "lone player picking")
 
 
-def card_name(card: int) -> str:
-    kind = int(CARD_KIND[card])
+def card_name(state: np.ndarray, card: int) -> str:
+    kind = int(card_kind(state, card))
     return f"{KIND_NAMES[kind]} ({int(KIND_VALUE[kind]):+d})"
 
 
@@ -123,7 +122,7 @@ def describe_action(state: np.ndarray, action: int, player: int | None = None) -
             )
             card = int(state[SLOT_CARD + loc * MAX_LOCATION_CARDS + min(slot, MAX_LOCATION_CARDS - 1)])
             if card != NO_CARD:
-                return f"give {card_name(card)} to player_{_seat(state, player, i)}"
+                return f"give {card_name(state, card)} to player_{_seat(state, player, i)}"
         return f"give the next card to player_{_seat(state, player, i)}"
     if block is TRANSFER:
         return f"player_{_seat(state, player, i // 6)} pays 1 gold to player_{_seat(state, player, i % 6)}"
@@ -135,7 +134,7 @@ def describe_action(state: np.ndarray, action: int, player: int | None = None) -
         if loc != NO_LOCATION:
             card = int(state[SLOT_CARD + loc * MAX_LOCATION_CARDS + i])
             if card != NO_CARD:
-                return f"take {card_name(card)}"
+                return f"take {card_name(state, card)}"
         return f"take the card in slot {i}"
     if block is LEAVE:
         return "take no more"
@@ -149,7 +148,7 @@ def _location_line(state: np.ndarray, loc: int) -> str:
         int(state[SLOT_CARD + loc * MAX_LOCATION_CARDS + s]) for s in range(int(state[SLOT_COUNT + loc]))
     ]
     there = [f"player_{p}" for p in range(int(state[NUM_PLAYERS])) if state[LOCATION + p] == loc]
-    text = f"{LOCATION_NAMES[loc]:>10}: " + (", ".join(card_name(c) for c in cards) if cards else "-")
+    text = f"{LOCATION_NAMES[loc]:>10}: " + (", ".join(card_name(state, c) for c in cards) if cards else "-")
     if there:
         text += f"   [{', '.join(there)}]"
     return text
@@ -169,7 +168,7 @@ def _negotiation_lines(state: np.ndarray, viewer: int, colour: bool) -> list[str
         )
         for s in range(count):
             owner = int(state[NEG_ASSIGN + loc * MAX_LOCATION_CARDS + s])
-            card = card_name(int(state[SLOT_CARD + loc * MAX_LOCATION_CARDS + s]))
+            card = card_name(state, int(state[SLOT_CARD + loc * MAX_LOCATION_CARDS + s]))
             lines.append(f"    {card} -> {'?' if owner == NOBODY else f'player_{owner}'}")
         gold = [int(state[NEG_GOLD + loc * MAX_PLAYERS + p]) for p in range(int(state[NUM_PLAYERS]))]
         if any(gold):
@@ -178,7 +177,7 @@ def _negotiation_lines(state: np.ndarray, viewer: int, colour: bool) -> list[str
         lines.append(f"  your vote: {'accept' if state[VOTES + viewer] else 'reject'} (secret)")
     if stage == STAGE_LONE:
         taken = [
-            card_name(int(state[SLOT_CARD + loc * MAX_LOCATION_CARDS + s]))
+            card_name(state, int(state[SLOT_CARD + loc * MAX_LOCATION_CARDS + s]))
             for s in range(count)
             if state[LONE_TAKEN + loc * MAX_LOCATION_CARDS + s]
         ]
@@ -229,14 +228,14 @@ def render_ansi(state: np.ndarray, viewer: int | None = None, colour: bool = Tru
         if viewer == p and state[CHOICE + p] != NO_LOCATION:
             marks.append(f"chose the {LOCATION_NAMES[int(state[CHOICE + p])]} (secret)")
         known = [
-            card_name(c)
+            card_name(state, c)
             for c in range(NUM_CARDS)
             if state[CARD_PLACE + c] == PLACE_STASH
             and state[CARD_OWNER + c] == p
             and (knows_owner(state, viewer, c) if viewer is not None else False)
         ]
         public = [
-            card_name(c)
+            card_name(state, c)
             for c in range(NUM_CARDS)
             if viewer is None
             and state[CARD_PLACE + c] == PLACE_STASH
@@ -247,7 +246,7 @@ def render_ansi(state: np.ndarray, viewer: int | None = None, colour: bool = Tru
         to_act = " <- to act" if p == acting and not state[TERMINAL] and viewer in (None, p) else ""
         line = f"  player_{p}{tag}: gold {int(state[GOLD + p])}, stash {stash_size(state, p)} cards{to_act}"
         if viewer == p or state[TERMINAL]:
-            line += f", {CHARACTER_NAMES[int(state[CHARACTER + p])]}, value {player_score(state, p)}"
+            line += f", {CHARACTER_NAMES[int(state[CHARACTER + p])]}, value {known_score(state, p)}"
         lines.append(paint(line, _YELLOW, colour) if viewer == p else line)
         if marks:
             lines.append("      " + "; ".join(marks))
@@ -258,11 +257,12 @@ def render_ansi(state: np.ndarray, viewer: int | None = None, colour: bool = Tru
         lines += _negotiation_lines(state, viewer, colour)
         if state[PHASE] == PHASE_FORCE and state[CLAIM_NEXT] < state[CLAIM_COUNT]:
             card = int(state[CLAIM_CARD + state[CLAIM_NEXT]])
-            lines.append(f"player_{int(state[CARD_OWNER + card])} may use a {card_name(card)}")
+            lines.append(f"player_{int(state[CARD_OWNER + card])} may use a {card_name(state, card)}")
         if state[PHASE] == PHASE_CALL and state[CALL_CARD] != NO_CARD:
             card = int(state[CALL_CARD])
-            lines.append(f"player_{int(state[CARD_OWNER + card])} calls the coin flip for {card_name(card)}")
-    discards = [card_name(c) for c in range(NUM_CARDS) if state[CARD_PLACE + c] == PLACE_DISCARD]
+            owner = int(state[CARD_OWNER + card])
+            lines.append(f"player_{owner} calls the coin flip for {card_name(state, card)}")
+    discards = [card_name(state, c) for c in range(NUM_CARDS) if state[CARD_PLACE + c] == PLACE_DISCARD]
     lines.append(f"discard ({len(discards)}): " + (", ".join(discards) if discards else "-"))
     if state[TERMINAL]:
         points = [player_score(state, p) for p in range(n)]
@@ -273,8 +273,8 @@ def render_ansi(state: np.ndarray, viewer: int | None = None, colour: bool = Tru
 _CARD = 18  # pixels per card
 
 
-def _card_colour(card: int) -> tuple[int, int, int]:
-    value = int(KIND_VALUE[CARD_KIND[card]])
+def _card_colour(state: np.ndarray, card: int) -> tuple[int, int, int]:
+    value = int(card_value(state, card))
     if value < 0:
         return (200, 50 + 20 * (3 + value), 40)
     return (40, 110 + 25 * min(value, 5), 60)
@@ -292,7 +292,7 @@ def render_rgb(state: np.ndarray) -> np.ndarray:
         for s in range(int(state[SLOT_COUNT + loc])):
             card = int(state[SLOT_CARD + loc * MAX_LOCATION_CARDS + s])
             left = _CARD * (1 + s * 2)
-            image[top : top + _CARD, left : left + _CARD + _CARD // 2] = _card_colour(card)
+            image[top : top + _CARD, left : left + _CARD + _CARD // 2] = _card_colour(state, card)
     for p in range(n):
         top = _CARD * (6 + p * 2)
         gold = int(state[GOLD + p])

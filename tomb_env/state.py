@@ -68,7 +68,10 @@ VOTE_NONE = -1
 VOTE_REJECT = 0
 VOTE_ACCEPT = 1
 
-MAX_TRANSFER_UNITS = 4  # gold payments per proposal, 1 coin each (a bound of the protocol)
+# Gold payments in a proposal are 1 coin each, from a payer to a payee at the location; a
+# player pays at most what it holds and never both pays and receives in one proposal, so a
+# proposal makes at most as many payments as the gold held there (21 tokens in all).
+PAYMENT_BOUND = GOLD_TOKENS  # not a cap: the field ranges (the gold there is the real bound)
 MAX_CLAIMS = 5  # weapons in the game: at most this many uses in one round
 
 # Claim order of simultaneous weapon uses (option claim_order).
@@ -94,7 +97,8 @@ ASSIGN = ACTIONS.add(
 TRANSFER = ACTIONS.add(
     "transfer",
     MAX_PLAYERS * MAX_PLAYERS,
-    "negotiate, proposer: the player i // 6 seats after you pays 1 gold to the player i % 6 seats after you",
+    "negotiate, proposer: the player i // 6 seats after you pays 1 gold to the player i % 6 seats after "
+    "you (repeat for more; a payer pays at most what it holds and does not also receive)",
 )
 PROPOSE = ACTIONS.add("propose", 1, "negotiate, proposer: the proposal is complete; call the vote")
 VOTE = ACTIONS.add("vote", 2, "negotiate: vote on the proposal, secretly (0 reject, 1 accept)")
@@ -117,6 +121,8 @@ MAX_COMPETITORS = MAX_PLAYERS  # no in-kernel opponents
 # Game params after the shared params header (env.py compiles the options into these).
 P_PROPOSALS = PARAMS_HEADER  # PROPOSALS_PER_PLAYER, or a fixed number of proposals
 P_CLAIM_ORDER = PARAMS_HEADER + 1  # CLAIM_RANDOM or CLAIM_SEAT
+P_ABILITIES = PARAMS_HEADER + 2  # data.ABILITIES_BONUS_ONLY or data.ABILITIES_ASSUMED
+P_DECK = PARAMS_HEADER + 3  # data.DECK_LIBRARY or data.DECK_RULEBOOK
 
 # Bounds of the fields (each field's range holds in every real state, under every option).
 MIN_ROUNDS = int(data.NUM_ROUNDS[MIN_PLAYERS:].min())
@@ -127,6 +133,9 @@ _fields = Fields(HEADER_SIZE)
 PHASE = _fields.add(1, "PHASE", 0, len(PHASES) - 1)  # PHASE_*
 PROPOSAL_RULE = _fields.add(1, "PROPOSAL_RULE", PROPOSALS_PER_PLAYER, MAX_FIXED_PROPOSALS)  # from P_PROPOSALS
 CLAIM_ORDER = _fields.add(1, "CLAIM_ORDER", CLAIM_RANDOM, CLAIM_SEAT)  # from P_CLAIM_ORDER
+# from P_ABILITIES
+ABILITIES = _fields.add(1, "ABILITIES", data.ABILITIES_BONUS_ONLY, data.ABILITIES_ASSUMED)
+CARD_SET = _fields.add(1, "CARD_SET", data.DECK_LIBRARY, data.DECK_RULEBOOK)  # from P_DECK: which deck
 ROUND = _fields.add(1, "ROUND", 0, MAX_ROUNDS)  # the round under way, from 0
 NUM_ROUNDS = _fields.add(1, "NUM_ROUNDS", MIN_ROUNDS, MAX_ROUNDS)  # 7 (3-4 players) or 6 (5-6)
 # the round's lead seat: proposals and claims in seat order from it
@@ -185,11 +194,11 @@ NEG_LIMIT = _fields.add(NUM_LOCATIONS, "NEG_LIMIT", 0, MAX_PLAYERS)  # [location
 # [location] the slot the proposer assigns next
 NEG_NEXT_SLOT = _fields.add(NUM_LOCATIONS, "NEG_NEXT_SLOT", 0, MAX_LOCATION_CARDS)
 # [location] gold payments in the current proposal
-NEG_UNITS = _fields.add(NUM_LOCATIONS, "NEG_UNITS", 0, MAX_TRANSFER_UNITS)
+NEG_UNITS = _fields.add(NUM_LOCATIONS, "NEG_UNITS", 0, PAYMENT_BOUND)
 # [location, slot] seat, or NOBODY
 NEG_ASSIGN = _fields.add(NUM_LOCATIONS * MAX_LOCATION_CARDS, "NEG_ASSIGN", NOBODY, MAX_PLAYERS - 1)
 # [location, seat] net gold of the proposal
-NEG_GOLD = _fields.add(NUM_LOCATIONS * MAX_PLAYERS, "NEG_GOLD", -MAX_TRANSFER_UNITS, MAX_TRANSFER_UNITS)
+NEG_GOLD = _fields.add(NUM_LOCATIONS * MAX_PLAYERS, "NEG_GOLD", -PAYMENT_BOUND, PAYMENT_BOUND)
 # [seat] vote on its location's proposal (hidden until all voted)
 VOTES = _fields.add(MAX_PLAYERS, "VOTES", VOTE_NONE, VOTE_ACCEPT)
 # [location] 1: a proposal failed there this round
@@ -197,7 +206,7 @@ LAST_VALID = _fields.add(NUM_LOCATIONS, "LAST_VALID", 0, 1)
 # [location, slot] the failed proposal
 LAST_ASSIGN = _fields.add(NUM_LOCATIONS * MAX_LOCATION_CARDS, "LAST_ASSIGN", NOBODY, MAX_PLAYERS - 1)
 # [location, seat] its net gold
-LAST_GOLD = _fields.add(NUM_LOCATIONS * MAX_PLAYERS, "LAST_GOLD", -MAX_TRANSFER_UNITS, MAX_TRANSFER_UNITS)
+LAST_GOLD = _fields.add(NUM_LOCATIONS * MAX_PLAYERS, "LAST_GOLD", -PAYMENT_BOUND, PAYMENT_BOUND)
 # [seat] its revealed votes, VOTE_NONE for the proposer
 LAST_VOTES = _fields.add(MAX_PLAYERS, "LAST_VOTES", VOTE_NONE, VOTE_ACCEPT)
 # [location, slot] 1: the lone player takes it
