@@ -10,7 +10,6 @@ from numba import njit
 
 from pharaoh_env.data import (
     DIRECTIONS,
-    MAX_TURNS,
     NEIGHBOUR,
     NUM_CELLS,
     NUM_SLOTS,
@@ -55,10 +54,8 @@ from pharaoh_env.state import (
     STEAL_BASE,
     TAKE_BASE,
     TIMER,
-    TURN,
 )
 from treasure_core.agents import KernelBot
-from treasure_core.header import NUM_PLAYERS
 from treasure_core.kernels import tie_key
 
 UNSEEN_VALUE = 2.5  # the mean of 4 x 2 and 4 x 3
@@ -168,12 +165,8 @@ def heuristic_action(state: np.ndarray, player: int, salt: int = 0) -> int:
     dist = np.empty(NUM_CELLS, np.int64)
     arch = state[ARCH_CELL + player]
     helper = state[HELPER_CELL + player]
-    # The collapse has started, the timer runs out, or the turn cap guard is near: go home.
-    collapsing = (
-        state[COLLAPSE] != 0
-        or (state[MASK_CELL] >= 0 and state[TIMER] >= 2)
-        or state[TURN] >= MAX_TURNS - 3 * state[NUM_PLAYERS]
-    )
+    # The collapse has started or the timer runs out: go home.
+    collapsing = state[COLLAPSE] != 0 or (state[MASK_CELL] >= 0 and state[TIMER] >= 2)
     start = np.int64(1) << START_CELL
     if arch >= 0:
         carrying = False

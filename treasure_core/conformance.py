@@ -58,7 +58,9 @@ from treasure_core.header import (
 from treasure_core.parallel import TreasureParallelEnv
 from treasure_core.registry import get_game, make_env
 
-MAX_DECISIONS = 5000  # far beyond any real game: a game that runs longer is stuck
+# Far beyond any real game (or its guard): a game that runs longer is stuck. Pharaoh's random
+# games run up to its guard, 5,000 turns of about 3 decisions each.
+MAX_DECISIONS = 20_000
 
 Options = dict[str, Any]
 
@@ -620,10 +622,10 @@ def check_legal_mask_for_every_seat(game: GameSpec, options: Options, games: int
             state = env.get_state()
             terminal = bool(state[TERMINAL])
             where = f"game seed {game_seed}, after {decision} random decisions"
+            parallel.set_state(state)
             if env.is_truncated():  # the guard cut it: the kernels know nothing of the drivers' guard
                 _require(not parallel.deciding_seats(), f"{where}: the guard cut the game, yet seats decide")
                 break
-            parallel.set_state(state)
             deciding = {int(seat) for seat in parallel.deciding_seats()}
             with_actions = set()
             for seat in range(env.num_players):
@@ -723,17 +725,27 @@ def check_infos_are_numbers(game: GameSpec, options: Options, games: int = 3) ->
 
 
 # -- random play fuzz -------------------------------------------------------------------------
+FUZZ_DECISIONS = 60_000  # check_random_play_fuzz's budget: games stop once it is spent
+FUZZ_MIN_GAMES = 10
+
+
 @_conformance_check
 def check_random_play_fuzz(game: GameSpec, options: Options, games: int = 100) -> None:
     """Many random games, every invariant checked at every step, and every state accepted by
-    the state validator; every game ends with consistent rewards and a score in the infos."""
+    the state validator; every game ends with consistent rewards and a score in the infos.
+    `games` games, or fewer once FUZZ_DECISIONS decisions are spent (at least FUZZ_MIN_GAMES):
+    a game whose random games run long (Pharaoh's, to its guard) is checked as thoroughly."""
     env = _aec(game, options)
+    spent = 0
     for game_index in range(games):
+        if game_index >= FUZZ_MIN_GAMES and spent >= FUZZ_DECISIONS:
+            break
         where = f"game {game_index} (seed {1000 + game_index}) "
         env.reset(seed=1000 + game_index)
         _invariants(game, env.get_state(), f"{where}at the start")
         taken = _play_random(env, seed=game_index, decisions=MAX_DECISIONS, check=True, where=where)
         _require(env.is_over(), f"{where}did not end in {len(taken)} decisions")
+        spent += len(taken)
         if game_index == 0:
             _check_step_after_the_end(env.clone(), where)
         if env.is_truncated():
