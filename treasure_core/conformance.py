@@ -1205,19 +1205,28 @@ def check_batch_rejects_illegal_actions(game: GameSpec, options: Options) -> Non
     _require(np.array_equal(runner.states, before), "a rejected batch step changed the states")
 
 
+PLAYOUT_STEPS = MAX_DECISIONS  # random steps per game: some of 16 end (Pharaoh's random games are long)
+
+
 @_conformance_check
 def check_random_playout_kernel(game: GameSpec, options: Options) -> None:
     """The in-kernel random playout: the steps it reports, games that end, invariants kept,
     the same seeds giving the same games."""
     runner = BatchRunner(game, 16, seed=3, **options)
-    steps, finished = runner.random_playout(300, seed=8)
-    _require(steps == 16 * 300, f"random_playout(300) over 16 games reports {steps} steps, not {16 * 300}")
-    _require(finished + runner.playout_truncated > 0, "no game ended in 300 random steps each (16 games)")
+    steps, finished = runner.random_playout(PLAYOUT_STEPS, seed=8)
+    _require(
+        steps == 16 * PLAYOUT_STEPS,
+        f"random_playout({PLAYOUT_STEPS}) over 16 games reports {steps} steps, not {16 * PLAYOUT_STEPS}",
+    )
+    _require(
+        finished + runner.playout_truncated > 0,
+        f"no game ended in {PLAYOUT_STEPS} random steps each (16 games)",
+    )
     for i, state in enumerate(runner.states):
         _invariants(game, state, f"batch game {i} after the playout")
     again = BatchRunner(game, 16, seed=3, **options)
     _require(
-        again.random_playout(300, seed=8) == (steps, finished),
+        again.random_playout(PLAYOUT_STEPS, seed=8) == (steps, finished),
         "the same playout reports different counts",
     )
     _require(np.array_equal(again.states, runner.states), "the same playout gives different states")
