@@ -10,7 +10,7 @@ from numba import njit
 
 from pharaoh_env.data import (
     DIRECTIONS,
-    MAX_TURNS,
+    MASK_SLOT,
     NEIGHBOUR,
     NUM_CELLS,
     NUM_SLOTS,
@@ -22,7 +22,7 @@ from pharaoh_env.data import (
     START_CELL,
     TILE_EXITS,
 )
-from pharaoh_env.kernels import connected, legal_mask, value_known
+from pharaoh_env.kernels import connected, legal_mask, rotation_target, set_orientation, value_known
 from pharaoh_env.state import (
     ACTIONS_USED,
     ARCH_CELL,
@@ -30,6 +30,7 @@ from pharaoh_env.state import (
     ARCH_MOVE_BASE,
     CARRIED,
     CELL_EXITS,
+    CELL_ROT,
     CELL_STATUS,
     CELL_TILE,
     CLOSED,
@@ -49,16 +50,15 @@ from pharaoh_env.state import (
     PHASE_ORIENT,
     PHASE_PHOTO,
     PHOTO_BASE,
+    ROTATE_TURNS,
     SLOT_AT,
     SLOT_STATE,
     SLOT_VALUE,
     STEAL_BASE,
     TAKE_BASE,
     TIMER,
-    TURN,
 )
 from treasure_core.agents import KernelBot
-from treasure_core.header import NUM_PLAYERS
 from treasure_core.kernels import tie_key
 
 UNSEEN_VALUE = 2.5  # the mean of 4 x 2 and 4 x 3
@@ -154,8 +154,17 @@ def heuristic_action(state: np.ndarray, player: int, salt: int = 0) -> int:
                 if value > best_value or (value == best_value and key > best_key):
                     best, best_value, best_key = action, value, key
         return best
-    # Free: take or steal the most valuable treasure in reach.
+    # Free: take or steal the most valuable treasure in reach; the mask (whose carrying off
+    # starts the collapse) only with an open route home planned from here.
+    dist = np.empty(NUM_CELLS, np.int64)
+    arch = state[ARCH_CELL + player]
+    home_known = False
+    if arch >= 0 and (mask[TAKE_BASE + MASK_SLOT] or mask[STEAL_BASE + MASK_SLOT]):
+        distance_to(state, np.int64(1) << START_CELL, dist)
+        home_known = dist[arch] < FAR
     for slot in range(NUM_SLOTS):
+        if slot == MASK_SLOT and not home_known:
+            continue
         for action in (TAKE_BASE + slot, STEAL_BASE + slot):
             if mask[action]:
                 value = state[SLOT_VALUE + slot] if value_known(state, slot, player) else UNSEEN_VALUE
@@ -165,28 +174,23 @@ def heuristic_action(state: np.ndarray, player: int, salt: int = 0) -> int:
         return best
     if state[ACTIONS_USED] >= 3:
         return PASS_ACTION
-    dist = np.empty(NUM_CELLS, np.int64)
-    arch = state[ARCH_CELL + player]
     helper = state[HELPER_CELL + player]
-    # The collapse has started, the timer runs out, or the turn cap guard is near: go home.
-    collapsing = (
-        state[COLLAPSE] != 0
-        or (state[MASK_CELL] >= 0 and state[TIMER] >= 2)
-        or state[TURN] >= MAX_TURNS - 3 * state[NUM_PLAYERS]
-    )
+    # The collapse has started or the timer runs out: go home.
+    collapsing = state[COLLAPSE] != 0 or (state[MASK_CELL] >= 0 and state[TIMER] >= 2)
     start = np.int64(1) << START_CELL
+    carrying = False
+    for slot in range(NUM_SLOTS):
+        if state[SLOT_STATE + slot] == CARRIED and state[SLOT_AT + slot] == player:
+            carrying = True
     if arch >= 0:
-        carrying = False
-        for slot in range(NUM_SLOTS):
-            if state[SLOT_STATE + slot] == CARRIED and state[SLOT_AT + slot] == player:
-                carrying = True
-        if carrying or (collapsing and not (state[MASK_CELL] == arch and state[COLLAPSE] == 0)):
-            if arch != START_CELL:
-                distance_to(state, start, dist)
-                move = best_move(state, mask, ARCH_MOVE_BASE, dist, arch, salt)
-                if move >= 0:
-                    return move
-        else:
+        going_home = collapsing and not (state[MASK_CELL] == arch and state[COLLAPSE] == 0)
+        if (carrying or going_home) and arch != START_CELL:
+            distance_to(state, start, dist)
+            move = best_move(state, mask, ARCH_MOVE_BASE, dist, arch, salt)
+            if move >= 0:
+                return move
+            # No way home: open one, by discovering (below) or by a rotation.
+        if not carrying and not going_home:
             lying = np.int64(0)
             for slot in range(NUM_SLOTS):
                 if state[SLOT_STATE + slot] == LYING:
@@ -196,24 +200,19 @@ def heuristic_action(state: np.ndarray, player: int, salt: int = 0) -> int:
                 move = best_move(state, mask, ARCH_MOVE_BASE, dist, arch, salt)
                 if move >= 0:
                     return move
-            if not collapsing:
-                # Discover: any closed tile the archaeologist can open.
-                for d in range(4):
-                    action = ARCH_DISCOVER_BASE + d
-                    if mask[action]:
-                        key = tie_key(salt, state, action)
-                        if best == PASS_ACTION or key > best_key:
-                            best, best_key = action, key
-                if best != PASS_ACTION:
-                    return best
+        if not collapsing:
+            # Discover: any closed tile the archaeologist can open (it may open a way home too).
+            for d in range(4):
+                action = ARCH_DISCOVER_BASE + d
+                if mask[action]:
+                    key = tie_key(salt, state, action)
+                    if best == PASS_ACTION or key > best_key:
+                        best, best_key = action, key
+            if best != PASS_ACTION:
+                return best
+            if not carrying:
                 # Walk to the nearest tile with a passage towards a closed tile.
-                frontier = np.int64(0)
-                for c in range(NUM_CELLS):
-                    exits = state[CELL_EXITS + c]
-                    for d in range(4):
-                        other = NEIGHBOUR[c, d]
-                        if exits & DIRECTIONS[d] and other >= 0 and state[CELL_STATUS + other] == CLOSED:
-                            frontier |= np.int64(1) << c
+                frontier = discover_spots(state)
                 if frontier:
                     distance_to(state, frontier, dist)
                     move = best_move(state, mask, ARCH_MOVE_BASE, dist, arch, salt)
@@ -224,55 +223,150 @@ def heuristic_action(state: np.ndarray, player: int, salt: int = 0) -> int:
         move = best_move(state, mask, HELPER_MOVE_BASE, dist, helper, salt)
         if move >= 0:
             return move
-    if collapsing:
+    if collapsing or helper < 0 or arch < 0:
         return PASS_ACTION
-    # Stuck: the helper goes to an open tile beside a closed one, in the archaeologist's part of
-    # the pyramid, and turns it to open a passage towards the closed tile.
-    if helper >= 0 and arch >= 0:
-        distance_to(state, np.int64(1) << arch, dist)
-        border = np.int64(0)
-        for c in range(NUM_CELLS):
-            if c == START_CELL or dist[c] == FAR or state[CELL_STATUS + c] != OPEN:
+    # Stuck: the helper opens a way by rotation, a rotation that brings the archaeologist closer
+    # to its goal (home when it carries, else a closed tile to discover) or widens its reach;
+    # never one that leaves it worse off (that walls off the last closed tiles).
+    rotation, stand = best_rotation(state, mask, player, arch, helper, carrying, salt)
+    if rotation >= 0 and stand == arch:
+        return rotation
+    if rotation >= 0:
+        distance_to(state, np.int64(1) << stand, dist)
+        move = best_move(state, mask, ARCH_MOVE_BASE, dist, arch, salt)
+        if move >= 0:
+            return move
+    # Nothing to turn from here. A tile beside a closed one can always be turned towards it
+    # while the archaeologist stands on it: the archaeologist walks to the nearest such border
+    # tile, and the helper to it or next to it (its reach), then turns it (best_rotation).
+    border = border_cells(state)
+    to_arch = np.empty(NUM_CELLS, np.int64)
+    to_helper = np.empty(NUM_CELLS, np.int64)
+    distance_to(state, np.int64(1) << arch, to_arch)
+    distance_to(state, np.int64(1) << helper, to_helper)
+    best_cost, meet, post = FAR, -1, -1
+    for c in range(NUM_CELLS):
+        if not (border >> c) & 1 or to_arch[c] >= FAR:
+            continue
+        for d in range(5):  # the helper on the tile (d 4) or on an open neighbour
+            spot = c if d == 4 else NEIGHBOUR[c, d]
+            if spot < 0 or state[CELL_STATUS + spot] != OPEN or to_helper[spot] >= FAR:
                 continue
-            for d in range(4):
-                other = NEIGHBOUR[c, d]
-                if other >= 0 and state[CELL_STATUS + other] == CLOSED:
-                    border |= np.int64(1) << c
-        exits = state[CELL_EXITS + helper] if helper >= 0 else 0
-        facing_closed = False
-        for d in range(4):
-            other = NEIGHBOUR[helper, d]
-            if exits & DIRECTIONS[d] and other >= 0 and state[CELL_STATUS + other] == CLOSED:
-                facing_closed = True
-        if (border >> helper) & 1 and not facing_closed:
-            for turns in range(1, 4):
-                action = HELPER_ROTATE_BASE + turns - 1  # target 0: its own tile
-                if mask[action]:
-                    value = orientation_value(state, helper, ROTATED[exits, turns])
-                    key = tie_key(salt, state, action)
-                    if value > best_value or (value == best_value and key > best_key):
-                        best, best_value, best_key = action, value, key
-            if best != PASS_ACTION and best_value >= 4.0:
-                return best
-            best, best_value = PASS_ACTION, -1e9
-        elif border:
-            distance_to(state, border, dist)
+            cost = to_arch[c] + to_helper[spot]
+            if cost < best_cost:
+                best_cost, meet, post = cost, c, spot
+    if meet >= 0:
+        if arch != meet:
+            distance_to(state, np.int64(1) << meet, dist)
+            move = best_move(state, mask, ARCH_MOVE_BASE, dist, arch, salt)
+            if move >= 0:
+                return move
+        if helper != post:
+            distance_to(state, np.int64(1) << post, dist)
             move = best_move(state, mask, HELPER_MOVE_BASE, dist, helper, salt)
             if move >= 0:
                 return move
-    # Still stuck: rotate a tile with the helper, or wander with either figure.
-    for action in range(HELPER_ROTATE_BASE, HELPER_LAMP_BASE):
-        if mask[action]:
-            key = tie_key(salt, state, action)
-            if best == PASS_ACTION or key > best_key:
-                best, best_key = action, key
+    # Still stuck: the archaeologist walks towards its helper (the helper's part may connect).
+    distance_to(state, np.int64(1) << helper, dist)
+    move = best_move(state, mask, ARCH_MOVE_BASE, dist, arch, salt)
+    if move >= 0:
+        return move
+    return PASS_ACTION
+
+
+@njit(cache=True)
+def discover_spots(state):
+    """Open tiles with a passage towards a closed tile, as a bit set."""
+    spots = np.int64(0)
     for c in range(NUM_CELLS):
-        for action in (ARCH_MOVE_BASE + c, HELPER_MOVE_BASE + c):
-            if mask[action]:
-                key = tie_key(salt, state, action)
-                if best == PASS_ACTION or key > best_key:
-                    best, best_key = action, key
-    return best
+        exits = state[CELL_EXITS + c]
+        for d in range(4):
+            other = NEIGHBOUR[c, d]
+            if exits & DIRECTIONS[d] and other >= 0 and state[CELL_STATUS + other] == CLOSED:
+                spots |= np.int64(1) << c
+    return spots
+
+
+@njit(cache=True)
+def border_cells(state):
+    """Open pyramid tiles beside a closed tile (one can be turned to face it), as a bit set."""
+    border = np.int64(0)
+    for c in range(NUM_CELLS):
+        if c == START_CELL or state[CELL_STATUS + c] != OPEN:
+            continue
+        for d in range(4):
+            other = NEIGHBOUR[c, d]
+            if other >= 0 and state[CELL_STATUS + other] == CLOSED:
+                border |= np.int64(1) << c
+    return border
+
+
+GOAL_HOME = 0  # way_score's goals: the start tile (a carrier)
+GOAL_DISCOVER = 1  # a tile with a passage towards a closed tile
+GOAL_BORDER = 2  # a tile beside a closed tile
+
+
+@njit(cache=True)
+def way_score(state, arch, goal, dist):
+    """How far the archaeologist is from its goal (lower is better): 64 x the open-route
+    distance to the nearest goal cell (GOAL_*), minus the cells it reaches (FAR x 64 without
+    any route)."""
+    distance_to(state, np.int64(1) << arch, dist)
+    if goal == GOAL_HOME:
+        goals = np.int64(1) << START_CELL
+    elif goal == GOAL_DISCOVER:
+        goals = discover_spots(state)
+    else:
+        goals = border_cells(state)
+    nearest = FAR
+    reach = 0
+    for c in range(NUM_CELLS):
+        if dist[c] < FAR:
+            reach += 1
+            if (goals >> c) & 1 and dist[c] < nearest:
+                nearest = dist[c]
+    return nearest * 64 - reach
+
+
+@njit(cache=True)
+def best_rotation(state, mask, player, arch, helper, carrying, salt):
+    """The helper's legal rotation that most improves way_score, for the first goal that one
+    improves (a carrier's way home, a tile to discover from, a tile beside a closed one), and
+    the cell the archaeologist must stand on first (itself if none): a tile of its part of the
+    pyramid, turned while it stands there, takes it along. (-1, arch) if none improves any."""
+    dist = np.empty(NUM_CELLS, np.int64)
+    trial = state.copy()
+    distance_to(state, np.int64(1) << arch, dist)
+    reach = np.int64(0)
+    for c in range(NUM_CELLS):
+        if dist[c] < FAR:
+            reach |= np.int64(1) << c
+    for goal in range(GOAL_BORDER + 1):
+        if goal == GOAL_HOME and not carrying:
+            continue
+        now = way_score(state, arch, goal, dist)
+        best, best_score, best_key, best_stand = -1, now, np.uint64(0), arch
+        for index in range(HELPER_LAMP_BASE - HELPER_ROTATE_BASE):
+            action = HELPER_ROTATE_BASE + index
+            if not mask[action]:
+                continue
+            cell = rotation_target(state, helper, index // ROTATE_TURNS)
+            rot = state[CELL_ROT + cell]
+            set_orientation(trial, cell, (rot + index % ROTATE_TURNS + 1) % 4)
+            score = way_score(trial, arch, goal, dist)
+            stand = arch
+            if cell != arch and (reach >> cell) & 1:
+                # The archaeologist walks onto the tile first (one step counts 64).
+                standing = way_score(trial, cell, goal, dist) + 64
+                if standing < score:
+                    score, stand = standing, cell
+            set_orientation(trial, cell, rot)
+            key = tie_key(salt, state, action)
+            if score < best_score or (best >= 0 and score == best_score and key > best_key):
+                best, best_score, best_key, best_stand = action, score, key, stand
+        if best >= 0:
+            return best, best_stand
+    return -1, arch
 
 
 class PharaohBot(KernelBot):

@@ -116,9 +116,23 @@ COLLAPSE_DELAY = 3  # the collapse starts after 3 turns of the finder (or 3 roun
 ARCHAEOLOGIST_PENALTY = 2
 HELPER_PENALTY = 1
 
-# SOURCE: assumed; a guard, not a rule. A game still going after MAX_TURNS turns (all players'
-# together) ends as if the whole pyramid collapsed at once: random players can wall themselves
-# in for ever, and the drivers need games that end (random games last 250-330 decisions).
-MAX_TURNS = 100
+# SOURCE: assumed; a guard, not a rule (GameSpec.guard, docs/games/pharaoh.md, The guard).
+# Players can keep the last chambers face down for a very long time (walled off, or never
+# opened), and the collapse, the only end, starts after the last chamber is found. Once
+# guard_rounds(n) rounds (n turns each) are over the drivers cut the game: a truncation, never
+# an end with a winner. The limit is GUARD_TURNS turns of all players together, in rounds, so
+# every player count gets the same number of turns: random play then reaches the collapse in
+# 97-99% of games (benchmarks/pharaoh_endings.py; its 95th percentile is about 3,700 turns with
+# 2 players, 2,900 with 3 and 2,500 with 4).
+GUARD_TURNS = 5000
+
+
+def guard_rounds(num_players: int) -> int:
+    """The guard's limit in rounds for `num_players` (GUARD_TURNS turns)."""
+    return GUARD_TURNS // num_players
+
+
+# The turn counter saturates here (the kernels never end a game by it; the guard cuts far sooner).
+TURN_CEILING = 1 << 20
 
 PLAYER_COLOURS = ("red", "blue", "green", "yellow")

@@ -8,7 +8,7 @@ import numpy as np
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 from pharaoh_env import batch, bots, kernels, observe, render
-from pharaoh_env.data import MASK_SLOT, MAX_PLAYERS, MIN_PLAYERS, NUM_PHOTOS, NUM_SLOTS
+from pharaoh_env.data import MASK_SLOT, MAX_PLAYERS, MIN_PLAYERS, NUM_PHOTOS, NUM_SLOTS, guard_rounds
 from pharaoh_env.invariants import check_invariants, validate_state
 from pharaoh_env.state import (
     ACTIONS,
@@ -16,12 +16,15 @@ from pharaoh_env.state import (
     BANKED,
     END_CONDITION,
     END_NAMES,
+    END_ROUND_LIMIT,
+    GUARD_COUNTER,
     HELPER_CELL,
     LOST,
     N_ACTIONS,
     NOWHERE,
     PHASES,
     PHOTO_OWNER,
+    ROUNDS_DONE,
     SLOT_AT,
     SLOT_STATE,
     SLOT_VALUE,
@@ -30,7 +33,7 @@ from pharaoh_env.state import (
     TURN,
 )
 from treasure_core.aec import TreasureAECEnv
-from treasure_core.game import Dims, Dynamics, GameSpec, Kernels
+from treasure_core.game import Dims, Dynamics, GameSpec, Guard, Kernels
 from treasure_core.header import NUM_PLAYERS
 from treasure_core.options import Option
 from treasure_core.parallel import TreasureParallelEnv
@@ -46,8 +49,9 @@ GAME_OPTIONS = (
         "photo",
         "random",
         PHOTO_MODES,
-        "random: the finder draws a photograph from the shuffled camera; choice: the Dutch layer's "
-        "'take one photograph of your choice'",
+        "random: the finder takes the camera's next photograph ('Shuffle the photographs and put them "
+        "into the camera', 'take one photograph from the camera'); choice: it picks one by what it "
+        "shows (the Dutch layer's 'take one photograph of your choice from the camera')",
     ),
     Option(
         "treasures",
@@ -60,22 +64,25 @@ GAME_OPTIONS = (
         "collapse_timer",
         "finder_turns",
         TIMER_MODES,
-        "a mask left in its chamber collapses it after 3 turns of the finder, or after 3 rounds "
-        "(the hidden alternate wording)",
+        "a mask left in its chamber collapses it after the finder's third turn after the discovery "
+        "('After the third turn of the archaeologist who found Tutankhamun's mask'), or after 3 "
+        "rounds of n turns from the discovery, 3n turns (the hidden wording's 'for three rounds')",
     ),
     Option(
         "rotate_reach",
-        "passage",
+        "adjacent",
         REACH_MODES,
-        "the helper rotates its own tile and a neighbour joined to it by a passage (Russian layer), "
-        "or any adjacent tile (Dutch layer)",
+        "adjacent: the helper rotates its own tile or any adjacent one (Dutch layer: 'the helper must "
+        "be on or next to the tile'); passage: its own tile or a neighbour joined to it by a passage "
+        "(Russian layer: 'if the adjacent tile is connected to it by a passage')",
     ),
     Option(
         "lamp_figures",
-        "both",
+        "helper",
         LAMP_MODES,
-        "who places and picks up lamps: both figures (the action table) or the helper only (the "
-        "helper's section)",
+        "helper: only the helper places and picks up lamps (every prose line: 'the helper carries "
+        "lamps', 'De helper draagt de lampjes', 'placed on an opened tile where your helper "
+        "stands'); both: the archaeologist too (the action table's layout)",
     ),
 )
 
@@ -113,13 +120,14 @@ def _extra_info(state: np.ndarray, points: np.ndarray, tiebreaks: np.ndarray) ->
         "helper_lost": [int(state[HELPER_CELL + p] == NOWHERE) for p in range(n)],
         "treasures_lost": int(sum(state[SLOT_STATE + s] == LOST for s in range(NUM_SLOTS))),
         "turns": int(state[TURN]),
+        "rounds": int(state[ROUNDS_DONE]),
         "end_condition": int(state[END_CONDITION]),
     }
 
 
 GAME = GameSpec(
     name="pharaoh",
-    env_name="pharaoh_v0",
+    env_name="pharaoh_v1",
     title="Het goud van de Farao",
     min_players=MIN_PLAYERS,
     max_players=MAX_PLAYERS,
@@ -140,6 +148,11 @@ GAME = GameSpec(
     extra_info=_extra_info,
     bots={"bot": bots.PharaohBot},
     info_names={"end_condition": END_NAMES},
+    # ROUNDS_DONE counts the rounds over (n turns each): the guard cuts a game once
+    # data.guard_rounds(n) are over (the same number of turns at every player count).
+    guard=Guard(
+        GUARD_COUNTER, lambda options: guard_rounds(options["num_players"]), "rounds", END_ROUND_LIMIT
+    ),
     # Every rule-variant option at once, with 2 players (configs() runs each option alone).
     test_configs=(
         {
@@ -147,8 +160,8 @@ GAME = GameSpec(
             "photo": "choice",
             "treasures": "face_up",
             "collapse_timer": "rounds",
-            "rotate_reach": "adjacent",
-            "lamp_figures": "helper",
+            "rotate_reach": "passage",
+            "lamp_figures": "both",
         },
     ),
 )

@@ -30,7 +30,6 @@ from pharaoh_env.state import (
     END_COLLAPSE,
     END_CONDITION,
     END_NONE,
-    END_TURN_CAP,
     FINDER,
     HELPER_CELL,
     IN_STACK,
@@ -68,6 +67,7 @@ from pharaoh_env.state import (
     PHOTOS_TAKEN,
     REMOVED_CLOSED,
     REMOVED_OPEN,
+    ROUNDS_DONE,
     SLOT_AT,
     SLOT_STATE,
     SLOT_VALUE,
@@ -117,7 +117,8 @@ def check_invariants(state: np.ndarray) -> None:
     used = s[ACTIONS_USED]
     assert 0 <= used <= data.ACTIONS_PER_TURN, f"ACTIONS_USED is {used}"
     turn = s[TURN]
-    assert 0 <= turn <= data.MAX_TURNS, f"TURN is {turn}"
+    assert 0 <= turn <= data.TURN_CEILING, f"TURN is {turn}"
+    assert s[ROUNDS_DONE] == turn // n, f"ROUNDS_DONE {s[ROUNDS_DONE]} after TURN {turn} turns"
     end = s[END_CONDITION]
     taken = s[PHOTOS_TAKEN]
     assert 0 <= taken <= data.NUM_PHOTOS, f"PHOTOS_TAKEN is {taken}"
@@ -125,7 +126,8 @@ def check_invariants(state: np.ndarray) -> None:
     assert collapse in (0, 1), f"COLLAPSE is {collapse}"
 
     # Turns pass to the left from seat 0, one at a time; the last turn of a game does not pass on.
-    assert current == (turn - terminal) % n, f"CURRENT_PLAYER {current} after TURN {turn}"
+    if turn < data.TURN_CEILING:  # (a saturated counter no longer tells whose turn it is)
+        assert current == (turn - terminal) % n, f"CURRENT_PLAYER {current} after TURN {turn}"
     decisions = s[DECISIONS]
     most = (turn + 1 - terminal) * MAX_DECISIONS_PER_TURN  # also keeps DECISIONS far from overflowing
     assert turn <= decisions <= most, f"DECISIONS {decisions} after TURN {turn} turns (at most {most})"
@@ -134,17 +136,12 @@ def check_invariants(state: np.ndarray) -> None:
     assert (s[LAST_PLAYER] == NOBODY) == (s[DECISIONS] == 0) and s[LAST_PLAYER] < n, (
         f"LAST_PLAYER {s[LAST_PLAYER]} after {s[DECISIONS]} decisions"
     )
-    # The end: terminal iff an end condition; a live game is below the turn cap.
+    # The end: terminal iff an end condition, and only the collapse ends a game (the guard
+    # truncates, in the drivers).
     assert (end != END_NONE) == bool(terminal), f"END_CONDITION {end} with TERMINAL {terminal}"
     if terminal:
         assert phase == PHASE_PLAY and used == 0, "a finished game mid-turn (PHASE, ACTIONS_USED)"
-        if end == END_TURN_CAP:
-            assert turn == data.MAX_TURNS, f"END_CONDITION turn cap at TURN {turn}"
-        else:
-            assert end == END_COLLAPSE and collapse, "END_CONDITION collapse without the collapse"
-    else:
-        assert turn < data.MAX_TURNS, f"a live game at TURN {turn}, the turn cap"
-    turn_capped = end == END_TURN_CAP
+        assert end == END_COLLAPSE and collapse, "END_CONDITION collapse without the collapse"
 
     # The tiles: one of each, the start tile open on its cell, never rotated nor removed.
     tiles = s[CELL_TILE : CELL_TILE + cells]
@@ -163,8 +160,8 @@ def check_invariants(state: np.ndarray) -> None:
     is_chamber = [int(data.TILE_KIND[tile]) == data.CHAMBER for tile in tiles]
     existing = {c for c in range(cells) if status[c] == OPEN}
     removed = [c for c in range(cells) if status[c] in (REMOVED_CLOSED, REMOVED_OPEN)]
-    # Only the collapse (or the turn cap's fall) removes tiles, figures, lamps and treasures.
-    falling = bool(collapse or turn_capped)
+    # Only the collapse removes tiles, figures, lamps and treasures.
+    falling = bool(collapse)
     assert falling or not removed, "CELL_STATUS: tiles removed before the collapse"
 
     # Seats not in the game are all zero; figures of the others on open tiles or lost with one.
@@ -283,7 +280,7 @@ def check_invariants(state: np.ndarray) -> None:
     if not collapse:
         assert ring == 0 and collapser == NOBODY, f"COLLAPSE_RING {ring}, COLLAPSE_PLAYER {collapser}"
         assert s[TIMER] < data.COLLAPSE_DELAY, f"TIMER {s[TIMER]} and no collapse"
-        if taken == data.NUM_PHOTOS and not turn_capped:
+        if taken == data.NUM_PHOTOS:
             # The mask lies in its chamber, or its holder has not left the chamber yet.
             where, at = s[SLOT_STATE + data.MASK_SLOT], s[SLOT_AT + data.MASK_SLOT]
             assert (where == LYING and at == mask_cell) or (
@@ -292,13 +289,12 @@ def check_invariants(state: np.ndarray) -> None:
     else:
         assert 0 <= collapser < n, f"COLLAPSE_PLAYER is {collapser}"
         assert 0 <= ring <= data.RING_DISTANCE.max() + 1, f"COLLAPSE_RING is {ring}"
-        if not turn_capped:
-            for c in range(cells):
-                if c != data.START_CELL:
-                    gone = status[c] in (REMOVED_CLOSED, REMOVED_OPEN)
-                    assert gone == (data.RING_DISTANCE[mask_cell, c] < ring), (
-                        f"CELL_STATUS[{c}] and COLLAPSE_RING {ring}"
-                    )
+        for c in range(cells):
+            if c != data.START_CELL:
+                gone = status[c] in (REMOVED_CLOSED, REMOVED_OPEN)
+                assert gone == (data.RING_DISTANCE[mask_cell, c] < ring), (
+                    f"CELL_STATUS[{c}] and COLLAPSE_RING {ring}"
+                )
 
     # Scores = photographs + banked values - penalties.
     points = np.zeros(n, np.int64)

@@ -16,7 +16,6 @@ from pharaoh_env.data import (
     LAMPS_PER_PLAYER,
     MASK_SLOT,
     MASK_VALUE,
-    MAX_TURNS,
     NEIGHBOUR,
     NUM_CELLS,
     NUM_PHOTOS,
@@ -35,6 +34,7 @@ from pharaoh_env.data import (
     TILE_EXITS,
     TILE_KIND,
     TREASURE_VALUES,
+    TURN_CEILING,
 )
 from pharaoh_env.state import (
     ACTIONS_USED,
@@ -55,7 +55,6 @@ from pharaoh_env.state import (
     COLLAPSE_RING,
     END_COLLAPSE,
     END_CONDITION,
-    END_TURN_CAP,
     EVENT_CURSE,
     EVENT_MUMMY,
     EVENT_PHOTO,
@@ -86,6 +85,7 @@ from pharaoh_env.state import (
     OPT_TIMER,
     OPT_TREASURES,
     ORIENT_BASE,
+    ORIENT_STOP,
     P_LAMPS,
     P_PHOTO,
     P_REACH,
@@ -101,11 +101,13 @@ from pharaoh_env.state import (
     PHOTO_CHOICE,
     PHOTO_ORDER,
     PHOTO_OWNER,
+    PHOTO_STOP,
     PHOTOS_TAKEN,
     REACH_PASSAGE,
     REMOVED_CLOSED,
     REMOVED_OPEN,
     ROTATE_TURNS,
+    ROUNDS_DONE,
     SLOT_AT,
     SLOT_STATE,
     SLOT_VALUE,
@@ -366,6 +368,92 @@ def photo_legal_mask(state, mask):
 
 
 @njit(cache=True)
+def figure_can_move(state, player, cell, target):
+    """Whether a figure of `player` on `cell` reaches `target` in one move (move_targets)."""
+    return cell >= 0 and (move_targets(state, player, cell) >> target) & 1 == 1
+
+
+@njit(cache=True)
+def lamp_legal(state, player, cell, pick):
+    """Placing (pick 0) or picking up (pick 1) an own lamp on `cell` (lamp_actions)."""
+    if cell < 0:
+        return False
+    own = state[LAMP + player * NUM_CELLS + cell] != 0
+    if pick:
+        return own
+    return not own and state[LAMP_SUPPLY + player] > 0 and lamp_spot(state, cell)
+
+
+@njit(cache=True)
+def play_action_legal(state, player, action):
+    """Whether `action` is legal for `player` in the play phase, computed for that action alone
+    (the same rules as play_legal_mask)."""
+    if action == PASS_ACTION:
+        return True
+    if TAKE_BASE <= action < HELPER_MOVE_BASE:
+        arch = state[ARCH_CELL + player]
+        if arch < 0 or arch == START_CELL:
+            return False
+        if action < STEAL_BASE:
+            slot = action - TAKE_BASE
+            return state[SLOT_STATE + slot] == LYING and state[SLOT_AT + slot] == arch
+        slot = action - STEAL_BASE
+        holder = state[SLOT_AT + slot]
+        return (
+            state[SLOT_STATE + slot] == CARRIED
+            and holder != player
+            and 0 <= holder < state[NUM_PLAYERS]
+            and state[ARCH_CELL + holder] == arch
+        )
+    if state[ACTIONS_USED] >= ACTIONS_PER_TURN:
+        return False
+    arch = state[ARCH_CELL + player]
+    helper = state[HELPER_CELL + player]
+    if action < ARCH_DISCOVER_BASE:
+        return figure_can_move(state, player, arch, action - ARCH_MOVE_BASE)
+    if action < ARCH_LAMP_BASE:
+        if arch < 0:
+            return False
+        d = action - ARCH_DISCOVER_BASE
+        other = NEIGHBOUR[arch, d]
+        # Discover: no wall between its tile and the closed tile.
+        facing = state[CELL_EXITS + arch] & DIRECTIONS[d] != 0
+        return facing and other >= 0 and state[CELL_STATUS + other] == CLOSED
+    if action < TAKE_BASE:
+        return state[OPT_LAMPS] != LAMPS_HELPER and lamp_legal(state, player, arch, action - ARCH_LAMP_BASE)
+    if action < HELPER_ROTATE_BASE:
+        return figure_can_move(state, player, helper, action - HELPER_MOVE_BASE)
+    if action < HELPER_LAMP_BASE:
+        if helper < 0:
+            return False
+        index = action - HELPER_ROTATE_BASE
+        cell = rotation_target(state, helper, index // ROTATE_TURNS)
+        if cell < 0:
+            return False
+        exits = state[CELL_EXITS + cell]
+        return ROTATED[exits, index % ROTATE_TURNS + 1] != exits
+    if action < ORIENT_BASE:
+        return lamp_legal(state, player, helper, action - HELPER_LAMP_BASE)
+    return False
+
+
+@njit(cache=True)
+def action_legal(state, action):
+    """Whether `action` is legal for the player to act: the drivers check it before a kernel
+    sees an action, but BatchRunner(check_actions=False) and a user's own loop need not, and
+    step refuses any other action, changing nothing (no action may send a kernel outside its
+    arrays)."""
+    if state[TERMINAL] or action < 0 or action >= N_ACTIONS:
+        return False
+    current = state[PHASE]
+    if current == PHASE_ORIENT:
+        return ORIENT_BASE <= action < ORIENT_STOP
+    if current == PHASE_PHOTO:
+        return PHOTO_BASE <= action < PHOTO_STOP and state[PHOTO_OWNER + action - PHOTO_BASE] == NOBODY
+    return play_action_legal(state, state[CURRENT_PLAYER], action)
+
+
+@njit(cache=True)
 def phase(state: np.ndarray) -> int:
     return state[PHASE]
 
@@ -607,7 +695,9 @@ def end_turn(state):
         if state[COLLAPSE] == 0:
             if state[TURN] != state[MASK_TURN]:
                 if state[OPT_TIMER] == TIMER_ROUNDS:
-                    counts = player == n - 1  # a round ends with the last seat's turn
+                    # "remained in the burial chamber for three rounds": a round is n turns
+                    # counted from the discovery, so its part-round is no round; 3 rounds, 3n turns.
+                    counts = (state[TURN] - state[MASK_TURN]) % n == 0
                 else:
                     counts = player == state[FINDER]
                 if counts:
@@ -625,18 +715,11 @@ def end_turn(state):
                 state[COLLAPSE_PLAYER] = holder
             if player == state[COLLAPSE_PLAYER]:
                 collapse_ring(state)
-    state[TURN] += 1
+    # Saturating counters: the guard (GameSpec.guard, on ROUNDS_DONE) cuts far sooner.
+    state[TURN] = min(state[TURN] + 1, TURN_CEILING)
+    state[ROUNDS_DONE] = state[TURN] // n
     state[ACTIONS_USED] = 0
     state[PHASE] = PHASE_PLAY
-    if state[TERMINAL] == 0 and state[TURN] >= MAX_TURNS:
-        # The guard (data.MAX_TURNS): everything but the start tile falls at once.
-        for cell in range(NUM_CELLS):
-            status = state[CELL_STATUS + cell]
-            if cell != START_CELL and (status == OPEN or status == CLOSED):
-                remove_cell(state, cell)
-        state[TERMINAL] = 1
-        state[END_CONDITION] = END_TURN_CAP
-        state[LAST_EVENT] |= EVENT_RING
     if state[TERMINAL] == 0:
         state[CURRENT_PLAYER] = (player + 1) % n
 
@@ -738,7 +821,10 @@ def photo_step(state, action):
 
 @njit(cache=True)
 def step(state: np.ndarray, action: int) -> None:
-    """Apply the decision of the player to act. The caller checks legality (legal_mask)."""
+    """Apply the decision of the player to act. The caller checks legality (legal_mask); an
+    illegal action is refused here (action_legal), changing nothing."""
+    if not action_legal(state, action):
+        return
     state[DECISIONS] += 1
     state[LAST_EVENT] = 0
     state[LAST_PLAYER] = state[CURRENT_PLAYER]

@@ -14,10 +14,10 @@ from pharaoh_env.data import (
     ACTIONS_PER_TURN,
     CHAMBER,
     COLLAPSE_DELAY,
+    GUARD_TURNS,
     LAMPS_PER_PLAYER,
     MASK_VALUE,
     MAX_PLAYERS,
-    MAX_TURNS,
     NUM_CELLS,
     NUM_PHOTOS,
     NUM_SLOTS,
@@ -57,12 +57,12 @@ from pharaoh_env.state import (
     PHOTO_ORDER,
     PHOTO_OWNER,
     PHOTOS_TAKEN,
+    ROUNDS_DONE,
     SLOT_AT,
     SLOT_STATE,
     SLOT_VALUE,
     TIMER,
     TREASURES_DEALT,
-    TURN,
 )
 from treasure_core.header import CURRENT_PLAYER, NUM_PLAYERS
 from treasure_core.layout import offsets
@@ -122,7 +122,7 @@ GLOBAL_LAYOUT = (
     ("timer", 1),  # finder's turns (or rounds) since the last chamber / 3
     ("pending_exits", 4),  # the unrotated exits of the tile awaiting its orientation
     ("pending_chamber", 1),  # that tile is a treasure chamber
-    ("turns_played", 1),  # turns finished / MAX_TURNS: 1 at the turn cap guard
+    ("rounds_played", 1),  # rounds over / the guard's limit (data.guard_rounds), at most 1
     # photo=choice, treasures=face_up, collapse_timer=rounds, rotate_reach=adjacent, lamp_figures=helper
     ("options", 5),
 )
@@ -196,7 +196,7 @@ _G_TIMER = GLOBAL["timer"][0]
 _G_PENDING_EXITS = GLOBAL["pending_exits"][0]
 _G_PENDING_CHAMBER = GLOBAL["pending_chamber"][0]
 _G_OPTIONS = GLOBAL["options"][0]
-_G_TURNS = GLOBAL["turns_played"][0]
+_G_ROUNDS = GLOBAL["rounds_played"][0]
 
 
 @njit(cache=True)
@@ -292,7 +292,7 @@ def write_view(state: np.ndarray, viewer: int, relative: bool, omniscient: bool,
             out[_GLOBAL + _G_PENDING_EXITS + side] = (exits >> side) & 1
         if TILE_KIND[state[CELL_TILE + pending]] == CHAMBER:
             out[_GLOBAL + _G_PENDING_CHAMBER] = 1.0
-    out[_GLOBAL + _G_TURNS] = min(state[TURN] / MAX_TURNS, 1.0)
+    out[_GLOBAL + _G_ROUNDS] = min(state[ROUNDS_DONE] / (GUARD_TURNS // n), 1.0)
     out[_GLOBAL + _G_OPTIONS] = state[OPT_PHOTO]
     out[_GLOBAL + _G_OPTIONS + 1] = state[OPT_TREASURES]
     out[_GLOBAL + _G_OPTIONS + 2] = state[OPT_TIMER]

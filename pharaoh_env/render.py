@@ -24,6 +24,7 @@ from pharaoh_env.data import (
     TILE_EXITS,
     TILE_KIND,
     TILE_NAMES,
+    guard_rounds,
     rotate_exits,
 )
 from pharaoh_env.kernels import value_known
@@ -70,6 +71,7 @@ from pharaoh_env.state import (
     PHOTO_OWNER,
     PHOTOS_TAKEN,
     ROTATE_TURNS,
+    ROUNDS_DONE,
     SLOT_AT,
     SLOT_STATE,
     SLOT_VALUE,
@@ -84,6 +86,7 @@ from treasure_core.header import CURRENT_PLAYER, NUM_PLAYERS, TERMINAL
 _ANSI = ("\x1b[31m", "\x1b[34m", "\x1b[32m", "\x1b[33m")
 _RGB = np.array([(220, 50, 50), (60, 100, 230), (40, 170, 60), (240, 210, 40)], dtype=np.uint8)
 _SIDES = "NESW"
+ROW_LABEL = 6  # characters before each line of tiles: "row 1 "
 
 
 def cell_words(cell: int) -> str:
@@ -215,11 +218,13 @@ def render_ansi(state: np.ndarray, viewer: int | None = None, colour: bool = Tru
     chamber) and every player's figures, lamps, photographs and treasures. Treasure values
     show only as `viewer` knows them."""
     n = int(state[NUM_PLAYERS])
-    lines = []
+    # Column labels over the tiles, row labels beside them (cell_words' "row r col c").
+    lines = [" " * ROW_LABEL + " ".join(f"col {col + 1}".center(9) for col in range(COLS))]
     for row in range(ROWS):
         blocks = [_cell_lines(state, row * COLS + col, colour) for col in range(COLS)]
         for k in range(5):
-            lines.append(" ".join(block[k] for block in blocks))
+            label = f"row {row + 1}" if k == 2 else ""
+            lines.append(label.ljust(ROW_LABEL) + " ".join(block[k] for block in blocks))
     lines.append("░ face down  █ walls  ▓ chamber  A archaeologist  h helper  l lamp  $n treasures  M mask")
     for p in range(n):
         lines.append(_player_line(state, p, viewer))
@@ -259,7 +264,12 @@ def render_ansi(state: np.ndarray, viewer: int | None = None, colour: bool = Tru
     if said:
         lines.append(f"last decision (player_{int(state[LAST_PLAYER])}): " + ", ".join(said))
     if state[TERMINAL]:
-        lines.append("game over: only the start tile remains")
+        # The rules' only end (the guard truncates; below).
+        lines.append("game over: the pyramid collapsed, only the start tile remains")
+    elif int(state[ROUNDS_DONE]) >= guard_rounds(n):
+        lines.append(
+            f"game cut: the round limit ({guard_rounds(n)} rounds) was reached, a truncation with no winner"
+        )
     else:
         player = int(state[CURRENT_PLAYER])
         what = {PHASE_ORIENT: "orients the tile just opened", PHASE_PHOTO: "chooses a photograph"}.get(

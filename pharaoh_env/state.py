@@ -12,7 +12,7 @@ from pharaoh_env.data import (
     LAMPS_PER_PLAYER,
     MASK_VALUE,
     MAX_PLAYERS,
-    MAX_TURNS,
+    MIN_PLAYERS,
     NORTH,
     NUM_CELLS,
     NUM_PHOTOS,
@@ -21,6 +21,7 @@ from pharaoh_env.data import (
     RING_DISTANCE,
     SOUTH,
     TREASURE_VALUES,
+    TURN_CEILING,
     WEST,
 )
 from treasure_core.header import HEADER_SIZE, PARAMS_HEADER
@@ -69,8 +70,9 @@ EVENT_PHOTO = 8  # a photograph was taken
 # How the game ended (END_CONDITION).
 END_NONE = 0
 END_COLLAPSE = 1  # the rings fell until only the start tile remained
-END_TURN_CAP = 2  # data.MAX_TURNS turns were played: the pyramid fell at once (a guard)
-END_NAMES = ("not over", "collapsed", "turn cap")
+# The guard's code (GameSpec.guard, data.guard_rounds): only in infos, the kernels never set it.
+END_ROUND_LIMIT = 2
+END_NAMES = ("not over", "collapsed", "round limit")
 
 # Rotation targets of the helper: its own tile, then the neighbour N, E, S, W.
 ROTATE_TARGETS = 5
@@ -130,7 +132,9 @@ HELPER_MOVE_BASE = HELPER_MOVE.start
 HELPER_ROTATE_BASE = HELPER_ROTATE.start
 HELPER_LAMP_BASE = HELPER_LAMP.start
 ORIENT_BASE = ORIENT.start
+ORIENT_STOP = ORIENT.stop
 PHOTO_BASE = PHOTO.start
+PHOTO_STOP = PHOTO.stop
 PASS_ACTION = PASS.start
 N_ACTIONS = ACTIONS.size
 MAX_COMPETITORS = MAX_PLAYERS  # no in-kernel opponents
@@ -158,7 +162,8 @@ OPT_REACH = _fields.add(1, "OPT_REACH", REACH_PASSAGE, REACH_ADJACENT)
 OPT_LAMPS = _fields.add(1, "OPT_LAMPS", LAMPS_BOTH, LAMPS_HELPER)
 PHASE = _fields.add(1, "PHASE", PHASE_PLAY, PHASE_PHOTO)  # PHASE_*
 ACTIONS_USED = _fields.add(1, "ACTIONS_USED", 0, ACTIONS_PER_TURN)  # actions spent in this turn
-TURN = _fields.add(1, "TURN", 0, MAX_TURNS)  # turns finished so far (MAX_TURNS: the turn cap ended it)
+TURN = _fields.add(1, "TURN", 0, TURN_CEILING)  # turns finished so far (saturates at TURN_CEILING)
+ROUNDS_DONE = _fields.add(1, "ROUNDS_DONE", 0, TURN_CEILING // MIN_PLAYERS)  # TURN // n: rounds over
 # [cell] tile id (data.TILE_LIST); hidden while closed
 CELL_TILE = _fields.add(NUM_CELLS, "CELL_TILE", 0, NUM_TILES - 1)
 # [cell] CLOSED, OPEN, REMOVED_CLOSED, REMOVED_OPEN
@@ -188,19 +193,19 @@ CHAMBER_CELL = _fields.add(1, "CHAMBER_CELL", NOWHERE, NUM_CELLS - 1)
 # The last chamber found (where the mask lay), or NOWHERE
 MASK_CELL = _fields.add(1, "MASK_CELL", NOWHERE, NUM_CELLS - 1)
 FINDER = _fields.add(1, "FINDER", NOBODY, MAX_PLAYERS - 1)  # who found the last chamber, or NOBODY
-MASK_TURN = _fields.add(1, "MASK_TURN", 0, MAX_TURNS - 1)  # TURN during which the last chamber was found
+MASK_TURN = _fields.add(1, "MASK_TURN", 0, TURN_CEILING - 1)  # TURN during which the last chamber was found
 TIMER = _fields.add(1, "TIMER", 0, COLLAPSE_DELAY)  # finder's turns (or rounds) ended since
 COLLAPSE = _fields.add(1, "COLLAPSE", 0, 1)  # 1 once the collapse has started
 # The ring (grid distance from MASK_CELL) that collapses next; one past the last once all fell
 COLLAPSE_RING = _fields.add(1, "COLLAPSE_RING", 0, LAST_RING + 1)
 # Whose turn ends bring the next ring down (the mask's holder), or NOBODY before the collapse
 COLLAPSE_PLAYER = _fields.add(1, "COLLAPSE_PLAYER", NOBODY, MAX_PLAYERS - 1)
-END_CONDITION = _fields.add(1, "END_CONDITION", END_NONE, END_TURN_CAP)  # END_*
+END_CONDITION = _fields.add(1, "END_CONDITION", END_NONE, END_COLLAPSE)  # END_* (the rules' only)
 # EVENT_* bits of the last decision (renderings)
 LAST_EVENT = _fields.add(1, "LAST_EVENT", 0, EVENT_MUMMY | EVENT_CURSE | EVENT_RING | EVENT_PHOTO)
 LAST_PLAYER = _fields.add(1, "LAST_PLAYER", NOBODY, MAX_PLAYERS - 1)  # who took the last decision
 STATE_SIZE = _fields.size
-GUARD_COUNTER = TURN  # the field the guard counts (GameSpec.guard)
+GUARD_COUNTER = ROUNDS_DONE  # the field the guard counts (GameSpec.guard: data.guard_rounds)
 STATE_FIELDS = _fields.table()  # GameSpec.state_fields
 
 assert LAMPS_PER_PLAYER < 32

@@ -32,7 +32,8 @@ from pharaoh_env.state import (
     COLLAPSE_RING,
     END_COLLAPSE,
     END_CONDITION,
-    END_TURN_CAP,
+    END_NONE,
+    END_ROUND_LIMIT,
     FINDER,
     HELPER_CELL,
     HELPER_LAMP_BASE,
@@ -42,6 +43,7 @@ from pharaoh_env.state import (
     LAMP,
     LAMP_LOST,
     LAMP_SUPPLY,
+    LAST_PLAYER,
     LOST,
     LYING,
     MASK_CELL,
@@ -63,6 +65,7 @@ from pharaoh_env.state import (
     PHOTOS_TAKEN,
     REMOVED_CLOSED,
     REMOVED_OPEN,
+    ROUNDS_DONE,
     SLOT_AT,
     SLOT_STATE,
     SLOT_VALUE,
@@ -75,7 +78,7 @@ from pharaoh_env.state import (
 )
 from treasure_core.aec import TreasureAECEnv
 from treasure_core.agents import RandomAgent, play_game
-from treasure_core.header import CURRENT_PLAYER, TERMINAL
+from treasure_core.header import CURRENT_PLAYER, DECISIONS, TERMINAL
 
 START = data.START_CELL
 GLYPH_EXITS = {"─": 10, "│": 5, "┌": 6, "┐": 12, "└": 3, "┘": 9, "┬": 14, "┴": 11, "├": 7, "┤": 13, "┼": 15}
@@ -440,7 +443,7 @@ def test_own_lamps_join_tiles_connected_by_lamps_in_one_move() -> None:
 
 
 def test_lamp_place_and_pick_up_and_option_lamp_figures() -> None:
-    state = new_game(2)
+    state = new_game(2, lamp_figures="both")
     lay(state, OPEN_ALL)
     # Not on the start tile.
     assert ARCH_LAMP_BASE not in legal(state) and HELPER_LAMP_BASE not in legal(state)
@@ -590,17 +593,33 @@ def test_the_mask_left_in_its_chamber_collapses_after_three_turns_of_the_finder(
     assert state[COLLAPSE_RING] == 2
 
 
-def test_option_collapse_timer_rounds() -> None:
-    state = mask_found(3, collapse_timer="rounds")
-    # Turn 0 (the finder's, seat 0) found it; rounds end with seat 2's turns.
-    play(state, PASS_ACTION, PASS_ACTION)  # seats 1, 2: round 1 ends
-    assert state[TIMER] == 1
-    play(state, PASS_ACTION, PASS_ACTION, PASS_ACTION)
-    assert state[TIMER] == 2
-    play(state, PASS_ACTION, PASS_ACTION)
-    assert state[COLLAPSE] == 0  # the finder's third turn is over, the third round not yet
-    play(state, PASS_ACTION)
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("finder", [0, 1])
+def test_option_collapse_timer_rounds_falls_after_three_full_rounds(players: int, finder: int) -> None:
+    """'for three rounds': the discovery's part-round is no round; the chamber falls at the end
+    of the 3n-th turn after the discovery's turn, whoever found it."""
+    state = mask_found(players, collapse_timer="rounds")
+    state[FINDER] = finder
+    state[MASK_TURN] = finder  # found in the finder's turn of the first round
+    state[TURN] = finder + 1
+    state[CURRENT_PLAYER] = (finder + 1) % players
+    for turn in range(1, 3 * players + 1):
+        assert state[COLLAPSE] == 0, f"fell after {turn - 1} turns"
+        play(state, PASS_ACTION)
+        assert state[TIMER] == min(turn // players, 3)
     assert state[COLLAPSE] == 1 and state[CELL_STATUS + cell(3, 3)] == REMOVED_OPEN
+
+
+def test_defaults_follow_the_rulebook_prose() -> None:
+    """The helper carries the lamps and rotates any adjacent tile (the prose); the other
+    readings stay options."""
+    options = GAME.validate({})
+    assert options["lamp_figures"] == "helper" and options["rotate_reach"] == "adjacent"
+    assert GAME.env_name == "pharaoh_v1"
+    state = new_game(2)
+    lay(state, OPEN_ALL)
+    play(state, ARCH_MOVE_BASE + cell(5, 3))
+    assert ARCH_LAMP_BASE not in legal(state) and ARCH_LAMP_BASE + 1 not in legal(state)
 
 
 def test_tie_breaks_both_figures_then_the_mask() -> None:
@@ -620,14 +639,31 @@ def test_tie_breaks_both_figures_then_the_mask() -> None:
     assert points.tolist() == [5, 5] and ties.tolist() == [2, 1]
 
 
-def test_the_turn_cap_guard_ends_a_stuck_game() -> None:
-    state = new_game(2)
-    state[TURN] = data.MAX_TURNS - 1
-    state[HELPER_CELL + 1] = START
-    lay(state, OPEN_ALL)
-    state[ARCH_CELL + 0] = cell(1, 1)
-    play(state, PASS_ACTION)
-    assert state[TERMINAL] and state[END_CONDITION] == END_TURN_CAP and state[ARCH_CELL + 0] == NOWHERE
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_round_limit_guard_truncates_never_ends_the_game(players: int) -> None:
+    """The kernels never end a game by the guard; the drivers cut it once guard_rounds(n)
+    rounds are over: truncations for every agent, rewards 0, no winner, the scores in infos."""
+    limit = data.guard_rounds(players)
+    assert GAME.guard.limit({"num_players": players}) == limit and GAME.guard.unit == "rounds"
+    assert limit * players == data.GUARD_TURNS - data.GUARD_TURNS % players  # same turns for all
+    state = new_game(players)
+    turn = limit * players - 1  # the last turn of the last round allowed
+    state[TURN], state[ROUNDS_DONE] = turn, turn // players
+    state[CURRENT_PLAYER] = turn % players
+    state[DECISIONS], state[LAST_PLAYER] = turn, (turn - 1) % players
+    env = TreasureAECEnv(GAME, num_players=players)
+    env.reset(seed=0)
+    env.set_state(state)
+    assert not env.is_over()
+    env.step(PASS_ACTION)
+    after = env.get_state()
+    assert not after[TERMINAL] and after[END_CONDITION] == END_NONE  # the kernels go on
+    assert env.is_truncated() and all(env.truncations.values()) and not any(env.terminations.values())
+    assert all(env.rewards[agent] == 0 for agent in env.possible_agents)
+    info = env.infos[env.possible_agents[0]]
+    assert info["end_condition"] == END_ROUND_LIMIT
+    assert not any(env.infos[agent]["winner"] for agent in env.possible_agents)
+    assert info["rounds"] == limit
 
 
 # -- hidden information, bot ---------------------------------------------------------------
@@ -662,7 +698,11 @@ def test_renderings_and_action_names() -> None:
     play(state, ARCH_DISCOVER_BASE + 0, ORIENT_BASE + 2)
     text = GAME.render_ansi(state, viewer=0, colour=False)
     lines = text.splitlines()
-    assert all(len(line) == 6 * 9 + 5 for line in lines[:30])  # the 6 x 6 pyramid, 9 x 5 a tile
+    assert lines[0].split() == [w for c in range(1, 7) for w in ("col", str(c))]  # column labels
+    board = lines[1:31]  # the 6 x 6 pyramid, 9 x 5 a tile, after a row label
+    assert all(len(line) == 6 + 6 * 9 + 5 for line in board)
+    assert [line[:6].strip() for line in board[2::5]] == [f"row {r}" for r in range(1, 7)]
+    assert "game" not in text.splitlines()[-1]
     assert "START" in text and "$2" in text and "treasure 0 (?)" in text
     image = GAME.render_rgb(state)
     assert image.shape == (144, 144, 3) and image.dtype == np.uint8
@@ -670,3 +710,37 @@ def test_renderings_and_action_names() -> None:
     assert GAME.action_name(state, ARCH_MOVE_BASE + START) == "archaeologist to the start tile"
     assert GAME.action_name(state, PASS_ACTION) == "end the turn"
     assert north == cell(5, 3)
+
+
+def test_the_final_screen_states_the_end_that_happened() -> None:
+    state = mask_found(2)
+    for c in range(data.NUM_CELLS):
+        if c != START and state[CELL_STATUS + c] == OPEN:
+            state[CELL_STATUS + c] = REMOVED_OPEN
+    state[TERMINAL], state[END_CONDITION] = 1, END_COLLAPSE
+    last = GAME.render_ansi(state, colour=False).splitlines()[-1]
+    assert last == "game over: the pyramid collapsed, only the start tile remains"
+    cut = new_game(2)
+    cut[ROUNDS_DONE] = data.guard_rounds(2)
+    last = GAME.render_ansi(cut, colour=False).splitlines()[-1]
+    assert "round limit" in last and "collapsed" not in last
+
+
+def test_step_refuses_an_illegal_action_changing_nothing() -> None:
+    state = new_game(2)
+    before = state.copy()
+    for action in range(N_ACTIONS):
+        if action not in legal(state):
+            kernels.step(state, action)
+            assert (state == before).all(), f"action {action} changed the state"
+
+
+def test_bots_alone_play_to_the_collapse() -> None:
+    """Bot-only games end by the rules (the collapse), not by the guard, in most games (the
+    figures: benchmarks/pharaoh_endings.py)."""
+    env = TreasureAECEnv(GAME, num_players=3)
+    collapsed = 0
+    for game in range(10):
+        play_game(env, [PharaohBot(3 * game + p) for p in range(3)], seed=game)
+        collapsed += not env.is_truncated() and int(env.get_state()[END_CONDITION]) == END_COLLAPSE
+    assert collapsed >= 7, f"only {collapsed} of 10 bot games reached the collapse"

@@ -58,7 +58,9 @@ from treasure_core.header import (
 from treasure_core.parallel import TreasureParallelEnv
 from treasure_core.registry import get_game, make_env
 
-MAX_DECISIONS = 5000  # far beyond any real game: a game that runs longer is stuck
+# Far beyond any real game (or its guard): a game that runs longer is stuck. Pharaoh's random
+# games run up to its guard, 5,000 turns of about 3 decisions each.
+MAX_DECISIONS = 20_000
 
 Options = dict[str, Any]
 
@@ -724,17 +726,27 @@ def check_infos_are_numbers(game: GameSpec, options: Options, games: int = 3) ->
 
 
 # -- random play fuzz -------------------------------------------------------------------------
+FUZZ_DECISIONS = 60_000  # check_random_play_fuzz's budget: games stop once it is spent
+FUZZ_MIN_GAMES = 10
+
+
 @_conformance_check
 def check_random_play_fuzz(game: GameSpec, options: Options, games: int = 100) -> None:
     """Many random games, every invariant checked at every step, and every state accepted by
-    the state validator; every game ends with consistent rewards and a score in the infos."""
+    the state validator; every game ends with consistent rewards and a score in the infos.
+    `games` games, or fewer once FUZZ_DECISIONS decisions are spent (at least FUZZ_MIN_GAMES):
+    a game whose random games run long (Pharaoh's, to its guard) is checked as thoroughly."""
     env = _aec(game, options)
+    spent = 0
     for game_index in range(games):
+        if game_index >= FUZZ_MIN_GAMES and spent >= FUZZ_DECISIONS:
+            break
         where = f"game {game_index} (seed {1000 + game_index}) "
         env.reset(seed=1000 + game_index)
         _invariants(game, env.get_state(), f"{where}at the start")
         taken = _play_random(env, seed=game_index, decisions=MAX_DECISIONS, check=True, where=where)
         _require(env.is_over(), f"{where}did not end in {len(taken)} decisions")
+        spent += len(taken)
         if game_index == 0:
             _check_step_after_the_end(env.clone(), where)
         if env.is_truncated():
@@ -1194,19 +1206,28 @@ def check_batch_rejects_illegal_actions(game: GameSpec, options: Options) -> Non
     _require(np.array_equal(runner.states, before), "a rejected batch step changed the states")
 
 
+PLAYOUT_STEPS = MAX_DECISIONS  # random steps per game: some of 16 end (Pharaoh's random games are long)
+
+
 @_conformance_check
 def check_random_playout_kernel(game: GameSpec, options: Options) -> None:
     """The in-kernel random playout: the steps it reports, games that end, invariants kept,
     the same seeds giving the same games."""
     runner = BatchRunner(game, 16, seed=3, **options)
-    steps, finished = runner.random_playout(300, seed=8)
-    _require(steps == 16 * 300, f"random_playout(300) over 16 games reports {steps} steps, not {16 * 300}")
-    _require(finished + runner.playout_truncated > 0, "no game ended in 300 random steps each (16 games)")
+    steps, finished = runner.random_playout(PLAYOUT_STEPS, seed=8)
+    _require(
+        steps == 16 * PLAYOUT_STEPS,
+        f"random_playout({PLAYOUT_STEPS}) over 16 games reports {steps} steps, not {16 * PLAYOUT_STEPS}",
+    )
+    _require(
+        finished + runner.playout_truncated > 0,
+        f"no game ended in {PLAYOUT_STEPS} random steps each (16 games)",
+    )
     for i, state in enumerate(runner.states):
         _invariants(game, state, f"batch game {i} after the playout")
     again = BatchRunner(game, 16, seed=3, **options)
     _require(
-        again.random_playout(300, seed=8) == (steps, finished),
+        again.random_playout(PLAYOUT_STEPS, seed=8) == (steps, finished),
         "the same playout reports different counts",
     )
     _require(np.array_equal(again.states, runner.states), "the same playout gives different states")
