@@ -39,6 +39,7 @@ def openspiel_configs() -> list[Any]:
 
 
 OS_CONFIGS = openspiel_configs()
+LONG_RANDOM_GAMES = 5  # per option set in the long tier (a random Pharaoh game runs to 5,000 decisions)
 GAMES = [game.name for game in all_games()]
 
 
@@ -201,7 +202,7 @@ def test_random_simulation_keeps_openspiel_invariants(name, options):
 @pytest.mark.parametrize(("name", "options"), OS_CONFIGS)
 def test_random_simulations_long(name, options):
     game = load(name, **options)
-    for seed in range(20):
+    for seed in range(LONG_RANDOM_GAMES):
         random_game(game, seed)
 
 
@@ -333,7 +334,7 @@ def test_ismcts_and_determinized_mcts_play_whole_games(name):
 @pytest.mark.parametrize(("name", "options"), OS_CONFIGS)
 def test_search_bots_long(name, options):
     game = load(name, **options)
-    for seed in range(2):
+    for seed in range(1):  # one game per option set: a Pharaoh game takes about a minute
         bots = [
             ismcts_bot(game, seed, 8) if p % 2 == 0 else mcts_bot(game, seed, 8)
             for p in range(game.num_players())
