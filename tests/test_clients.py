@@ -41,6 +41,7 @@ from pettingzoo.utils.conversions import aec_to_parallel, parallel_to_aec
 from pettingzoo.utils.wrappers import BaseWrapper
 
 import treasure_adapters.single_agent as single_agent
+from treasure_core.conformance import MAX_DECISIONS
 from treasure_core.registry import game_names, get_game, module_of
 
 GAMES = game_names()
@@ -533,7 +534,7 @@ def test_tianshou_collector_random_policies(name: str) -> None:
         ],
         env=env,
     )
-    buffer = ReplayBuffer(5000)
+    buffer = ReplayBuffer(2 * MAX_DECISIONS)  # two whole episodes, however long
     collector = Collector[CollectStats](
         algorithm, DummyVectorEnv([lambda: tianshou_env(name)]), buffer, raise_on_nan_in_buffer=True
     )
@@ -641,15 +642,16 @@ def test_supersuit_vec_env(name: str) -> None:
     assert observations.shape == (n, obs_size) and len(infos) == n
     rng = np.random.default_rng(0)
     resets = 0
-    for _ in range(400):
+    for _ in range(MAX_DECISIONS):  # random Pharaoh games run long: up to its guard
         actions = np.array([legal(rng, info["action_mask"]) for info in infos])
         observations, rewards, terminations, truncations, infos = envs.step(actions)
         assert observations.shape == (n, obs_size) and np.isfinite(rewards).all()
         assert not any(info["illegal_action"] for info in infos)
+        ended = terminations | truncations  # by the rules, or cut by the guard
         for game in range(2):
             seats = slice(game * len(agents), (game + 1) * len(agents))
-            if terminations[seats].any():
-                assert terminations[seats].all()  # the whole game ends at once
+            if ended[seats].any():
+                assert ended[seats].all()  # the whole game ends at once
                 assert all(info["terminal_observation"].shape == (obs_size,) for info in infos[seats])
                 assert any(info["action_mask"].any() for info in infos[seats])  # the new game's
                 resets += 1
