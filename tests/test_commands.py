@@ -13,9 +13,10 @@ import numpy as np
 import pytest
 
 from treasure_apps import cli
+from treasure_core.registry import game_names
 
 # The commands run below; test_every_command_is_run keeps this in step with the parser.
-RUN_HERE = {"list", "selfplay", "play", "train", "eval", "bench"}
+RUN_HERE = {"list", "selfplay", "play", "train", "eval", "bench", "warmup"}
 
 
 def _subcommands() -> set[str]:
@@ -37,6 +38,15 @@ def test_list(capsys: pytest.CaptureFixture) -> None:
 def test_selfplay(capsys: pytest.CaptureFixture) -> None:
     assert cli.main(["selfplay", "karuba", "--games", "3"]) == 0
     assert "steps/s" in capsys.readouterr().out
+
+
+def test_warmup(capsys: pytest.CaptureFixture) -> None:
+    """`warmup` as typed: every game, on the free cores, each reported, and where the cache is."""
+    assert cli.main(["warmup"]) == 0
+    out = capsys.readouterr().out
+    for name in game_names():
+        assert f"] {name}: compiled or loaded in " in out
+    assert f"{len(game_names())} game(s) ready in " in out and "numba cache" in out
 
 
 def test_play(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture) -> None:

@@ -40,10 +40,10 @@ from ray.rllib.env.multi_agent_env import MultiAgentEnv
 
 from treasure_core import ansi
 from treasure_core.aec import agent_name
-from treasure_core.batch import BatchRunner
 from treasure_core.game import GameSpec
 from treasure_core.header import CURRENT_PLAYER, STATE_DTYPE, TERMINAL
 from treasure_core.registry import get_game
+from treasure_core.warmup import compile_game
 
 OBS_KEY = "observations"  # the keys ActionMaskingTorchRLModule expects
 MASK_KEY = "action_mask"
@@ -358,16 +358,14 @@ def split_config(config: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]
 
 
 def warm_up(game: str, **options: Any) -> float:
-    """Compile or load game's numba kernels in this process: one reset and one step of the
-    adapter and one batch-runner step. Returns the seconds it took (about 1 s with numba's
-    cache on this machine, 10-14 s without). Runs at each node's start (docs/distributed.md)."""
+    """Compile or load every kernel of game's in this process (`treasure_core.warmup`, as
+    `treasure-envs warmup` does), then one reset and one step of the adapter. Returns the seconds
+    it took (about 1 s with numba's cache on this machine). Runs at each node's start
+    (docs/distributed.md)."""
     start = time.perf_counter()
+    compile_game(game, **options)
     env = TreasureMultiAgentEnv({"game": game, "seed": 0, **options})
     observations, _ = env.reset(seed=0)
     env.step({agent: env.action_spaces[agent].sample() for agent in observations})
     env.state()
-    runner = BatchRunner(game, 2, seed=0, num_threads=1, **options)
-    masks = runner.legal_masks()
-    runner.observe()
-    runner.step(masks.argmax(axis=1).astype(np.int64))
     return time.perf_counter() - start

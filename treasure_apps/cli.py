@@ -1,4 +1,5 @@
-"""The `treasure-envs` command: list, self-play, play a seat yourself, train, evaluate, benchmark."""
+"""The `treasure-envs` command: list, self-play, play a seat yourself, train, evaluate, benchmark,
+warm up the kernel cache."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import time
 
 import numpy as np
 
-from treasure_apps import evaluate, rllib_train, train
+from treasure_apps import evaluate, rllib_train, train, warmup
 from treasure_apps.arguments import add_game_arguments, parse_options
 from treasure_apps.bench import add_subcommand as add_bench_subcommand
 from treasure_apps.progress import progress
@@ -193,6 +194,7 @@ def build_parser() -> argparse.ArgumentParser:
     rllib_train.extend_train_parser(sub.choices["train"])  # --engine rllib
     evaluate.add_subcommand(sub)
     add_bench_subcommand(sub)
+    warmup.add_subcommand(sub)
     return parser
 
 

@@ -1,0 +1,38 @@
+"""`treasure_core.warmup` and `treasure-envs warmup`: every kernel of a game is compiled or
+loaded, and bad arguments are refused with a clear error."""
+
+from __future__ import annotations
+
+import pytest
+
+from treasure_apps import cli
+from treasure_core import warmup
+from treasure_core.game import Kernels
+from treasure_core.registry import get_game
+
+
+def test_compile_game_compiles_every_contract_kernel_and_every_bot() -> None:
+    stages = warmup.compile_game("karuba")
+    game = get_game("karuba")
+    assert list(stages) == ["aec", "encoders", "parallel", "batch", *(f"bot {b}" for b in game.bots), "total"]
+    assert stages["total"] == pytest.approx(sum(v for k, v in stages.items() if k != "total"))
+    missing = [name for name in Kernels._fields if not getattr(game.kernels, name).signatures]
+    missing += [name for name, bot in game.bots.items() if not bot.policy.signatures]
+    assert not missing, f"not compiled by compile_game: {missing}"
+    assert warmup.cache_dirs("karuba")
+
+
+def test_free_cores_is_at_least_one() -> None:
+    assert warmup.free_cores() >= 1
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["warmup", "chess"], "unknown game(s) chess"),
+        (["warmup", "nakbe", "--jobs", "0"], "--jobs must be at least 1"),
+    ],
+)
+def test_bad_arguments_are_refused(argv: list[str], message: str, capsys: pytest.CaptureFixture) -> None:
+    assert cli.main(argv) == 2
+    assert message in capsys.readouterr().err

@@ -1,0 +1,130 @@
+"""Compile every kernel of a game ahead of use, into numba's on-disk cache.
+
+numba compiles a kernel on its first call and, with `cache=True`, writes the machine code next to
+the source (in `__pycache__`, or under NUMBA_CACHE_DIR). A fresh environment (a new venv, a CI
+job, a container, each Ray node) pays that once; `compile_game` pays it up front, by calling every
+entry point a user can reach: the AEC and Parallel drivers, the encoders, `resample_hidden`, the
+batch forms and the in-kernel playout, and every scripted bot. `treasure-envs warmup` runs it for
+several games in parallel processes.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from numba.core.registry import CPUDispatcher
+
+from treasure_core.batch import BatchRunner
+from treasure_core.registry import get_game, make_env, module_of
+
+WARMUP_SEED = 0
+AEC_DECISIONS = 64  # random decisions in the AEC env: reaches the phases the kernels branch on
+BOT_DECISIONS = 32  # decisions each scripted bot takes
+
+
+def compile_game(name: str, **options: Any) -> dict[str, float]:
+    """Compile (or load from the cache) every kernel of game `name`; returns the seconds each
+    stage took, in order, and "total". Options only change the params, never a signature, so
+    the default options compile everything."""
+    game = get_game(name)
+    stages: dict[str, float] = {}
+    start = time.perf_counter()
+
+    def lap(stage: str) -> None:
+        nonlocal start
+        now = time.perf_counter()
+        stages[stage] = now - start
+        start = now
+
+    env = make_env(name, **options)
+    env.reset(seed=WARMUP_SEED)
+    opening = env.unwrapped.get_state()  # a live game, for resample_hidden
+    rng = np.random.default_rng(WARMUP_SEED)
+    for _ in range(AEC_DECISIONS):
+        if env.unwrapped.is_over():
+            break
+        mask = env.unwrapped.action_mask(env.agent_selection)
+        env.step(int(rng.choice(np.flatnonzero(mask))))
+    lap("aec")
+
+    raw = env.unwrapped
+    state = raw.get_state()
+    kernels = game.kernels
+    kernels.full_state(state, np.zeros(raw.dims.full_state_size, dtype=np.float32))
+    kernels.returns(state, np.zeros(len(raw.possible_agents), dtype=np.float32))
+    kernels.resample_hidden(opening, 0, np.int64(WARMUP_SEED))
+    kernels.phase(opening)
+    raw.state()
+    lap("encoders")
+
+    module = importlib.import_module(module_of(name))
+    parallel = module.parallel_env(**options)
+    observations, _ = parallel.reset(seed=WARMUP_SEED)
+    for _ in range(4):
+        if not parallel.agents:
+            break
+        seats = parallel.deciding_seats()
+        parallel.step(
+            {
+                parallel.possible_agents[seat]: int(np.flatnonzero(parallel.legal_mask(seat))[0])
+                for seat in seats
+            }
+        )
+    lap("parallel")
+
+    runner = BatchRunner(name, 4, seed=WARMUP_SEED, num_threads=1, **options)
+    masks = runner.legal_masks()
+    runner.observe()
+    runner.step(masks.argmax(axis=1).astype(np.int64))
+    runner.random_playout(8, seed=WARMUP_SEED)
+    runner.reset(seed=WARMUP_SEED + 1)
+    lap("batch")
+
+    for bot_name, factory in game.bots.items():
+        bot_env = make_env(name, **options)
+        bot_env.reset(seed=WARMUP_SEED)
+        bot = factory(WARMUP_SEED)
+        for _ in range(BOT_DECISIONS):
+            if bot_env.unwrapped.is_over():
+                break
+            bot_env.step(bot.act(bot_env.unwrapped, bot_env.agent_selection))
+        lap(f"bot {bot_name}")
+    stages["total"] = sum(stages.values())
+    return stages
+
+
+def _package_dispatchers(name: str) -> dict[str, CPUDispatcher]:
+    """Every @njit function defined in the game's package (imported so far), by qualified name."""
+    package = module_of(name).split(".")[0]
+    found: dict[str, CPUDispatcher] = {}
+    for module_name, module in list(sys.modules.items()):
+        if module is None or not (module_name == package or module_name.startswith(package + ".")):
+            continue
+        for attribute, value in vars(module).items():
+            if isinstance(value, CPUDispatcher) and value.py_func.__module__ == module_name:
+                found[f"{module_name}.{attribute}"] = value
+    return found
+
+
+def cache_dirs(name: str) -> list[Path]:
+    """Where numba keeps the game's compiled kernels: each source file's cache directory
+    (`__pycache__` beside it, or under NUMBA_CACHE_DIR)."""
+    paths = set()
+    for dispatcher in _package_dispatchers(name).values():
+        cache = getattr(dispatcher, "_cache", None)
+        path = getattr(cache, "_cache_path", None)
+        if path:
+            paths.add(Path(path))
+    return sorted(paths)
+
+
+def free_cores() -> int:
+    """Cores this process may use that other processes are not keeping busy (at least 1)."""
+    usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    return max(1, usable - round(os.getloadavg()[0]))
