@@ -102,7 +102,19 @@ def test_legal_mask_for_every_seat(config: Config) -> None:
 
 
 # -- random play fuzz ---------------------------------------------------------------------
+# The default tier spends a sixth of the budget on each config; the long tier the whole of it.
+DEFAULT_TIER_FUZZ_DECISIONS = conformance.FUZZ_DECISIONS // 6
+DEFAULT_TIER_FUZZ_GAMES = 3
+
+
 def test_random_play_fuzz(config: Config) -> None:
+    conformance.check_random_play_fuzz(
+        *config, decisions=DEFAULT_TIER_FUZZ_DECISIONS, min_games=DEFAULT_TIER_FUZZ_GAMES
+    )
+
+
+@pytest.mark.long
+def test_random_play_fuzz_full_budget(config: Config) -> None:
     conformance.check_random_play_fuzz(*config)
 
 

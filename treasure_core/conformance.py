@@ -731,15 +731,21 @@ FUZZ_MIN_GAMES = 10
 
 
 @_conformance_check
-def check_random_play_fuzz(game: GameSpec, options: Options, games: int = 100) -> None:
+def check_random_play_fuzz(
+    game: GameSpec,
+    options: Options,
+    games: int = 100,
+    decisions: int = FUZZ_DECISIONS,
+    min_games: int = FUZZ_MIN_GAMES,
+) -> None:
     """Many random games, every invariant checked at every step, and every state accepted by
     the state validator; every game ends with consistent rewards and a score in the infos.
-    `games` games, or fewer once FUZZ_DECISIONS decisions are spent (at least FUZZ_MIN_GAMES):
-    a game whose random games run long (Pharaoh's, to its guard) is checked as thoroughly."""
+    `games` games, or fewer once `decisions` decisions are spent (at least `min_games`): a
+    game whose random games run long (Pharaoh's, to its guard) is checked as thoroughly."""
     env = _aec(game, options)
     spent = 0
     for game_index in range(games):
-        if game_index >= FUZZ_MIN_GAMES and spent >= FUZZ_DECISIONS:
+        if game_index >= min_games and spent >= decisions:
             break
         where = f"game {game_index} (seed {1000 + game_index}) "
         env.reset(seed=1000 + game_index)
