@@ -14,7 +14,7 @@ from treasure_apps import bench
 from treasure_core.registry import game_names
 
 RATE_FIELDS = {"steps", "seconds", "steps_per_second"}
-START_FIELDS = {*bench.START_STAGES, "cpu_seconds", "reason"}
+START_FIELDS = {*bench.START_STAGES, "warmup", "cpu_seconds", "reason"}
 MEMORY_FIELDS = {
     "games",
     "method",
