@@ -133,7 +133,7 @@ class MCTSAgent(Agent):
 
     def __init__(self, game: GameSpec, seed: int | None = None, **params: Any):
         if seed is not None:
-            params = {**params, "seed": int(seed) & SALT_BITS}
+            params = {**params, "seed": seed}
         self.params = check_mcts_params(params)
         self.game = game
         module = search_module(game)
