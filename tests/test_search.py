@@ -67,6 +67,25 @@ def test_it_never_reads_the_future_chance_or_the_state_it_is_given_beyond_the_re
         assert agent.decide(changed, player) == action
 
 
+@pytest.mark.parametrize("name", ["nakbe", "karuba"])
+def test_root_parallel_trees_give_a_legal_action_whatever_the_thread_count(name):
+    numba = pytest.importorskip("numba")
+    game = get_game(name)
+    agent = mcts_policy(game, sims=SIMS, seed=5, threads=2)
+    for env, state, player in _positions(name):
+        action = agent.decide(state, player)
+        mask = np.zeros(len(env.action_mask(env.agent_selection)), np.int8)
+        game.kernels.legal_mask(state, np.int64(player), mask)
+        assert mask[action] == 1
+        before = numba.get_num_threads()
+        numba.set_num_threads(1)
+        try:
+            assert agent.decide(state, player) == action
+        finally:
+            numba.set_num_threads(before)
+        assert agent.visits.sum() == SIMS  # two trees of SIMS // 2, every simulation through the root
+
+
 def test_the_search_plays_through_a_whole_game_in_every_seat():
     env = TreasureAECEnv(get_game("nakbe"), num_players=2)
     agents = [mcts_policy("nakbe", sims=16, seed=1), mcts_policy("nakbe", sims=16, seed=2)]
@@ -102,6 +121,7 @@ def test_it_beats_random_play_more_often_than_not(name):
         ({"playout": "greedy"}, "playout"),
         ({"max_steps": 0}, "max_steps"),
         ({"seed": -1}, "seed"),
+        ({"threads": 0}, "threads"),
     ],
 )
 def test_bad_parameters_are_a_value_error(params, match):
@@ -116,7 +136,7 @@ def test_agent_factory_names_the_search():
     assert agent_factory(game, "mcts")(0).params["sims"] == 400
     assert agent_factory(game, "mcts: sims=8, c=0.5")(0).params["c"] == 0.5
     for spec, match in [
-        ("mcts:depth=3", "unknown parameter 'depth'.*sims, c, playout, seed, max_steps"),
+        ("mcts:depth=3", "unknown parameter 'depth'.*sims, c, playout, seed, max_steps, threads"),
         ("mcts:sims=many", "sims must be an integer"),
         ("mcts:sims", "not key=value"),
         ("mcts:c=fast", "c must be a number"),

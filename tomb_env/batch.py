@@ -15,7 +15,7 @@ from tomb_env.observe import observe
 from tomb_env.state import GUARD_COUNTER, MAX_COMPETITORS, N_ACTIONS
 from treasure_core.header import CURRENT_PLAYER, NUM_PLAYERS, REWARD_MODE, TERMINAL
 from treasure_core.kernels import guard_reached, next_seed, outcome_rewards
-from treasure_core.rng import local_next
+from treasure_core.rng import local_next, mix64
 
 
 @njit(cache=True)
@@ -251,4 +251,37 @@ def mcts_decide(
                 if visits[child] > most:
                     most = visits[child]
                     chosen = a
+    return chosen
+
+
+@njit(cache=True, parallel=True)
+def mcts_decide_trees(
+    state: np.ndarray,
+    player: int,
+    sims: int,
+    c: float,
+    seed: int,
+    max_steps: int,
+    trees: int,
+    visits_out: np.ndarray,
+) -> int:
+    """Root parallelism: `trees` independent searches of `sims` simulations each (tree t seeded
+    from `seed` and t), over numba's threads; their root visits are summed into visits_out and
+    the most visited legal action is returned (the lowest on a tie). The result does not depend
+    on the thread count."""
+    per_tree = np.zeros((trees, N_ACTIONS), np.int64)
+    for t in prange(trees):
+        salt = np.uint64(t + 1) * np.uint64(0x9E3779B97F4A7C15)
+        tree_seed = np.int64(mix64(np.uint64(seed) ^ salt) >> np.uint64(1))
+        mcts_decide(state, player, sims, c, tree_seed, max_steps, per_tree[t])
+    chosen = -1
+    most = np.int64(-1)
+    for a in range(N_ACTIONS):
+        total = np.int64(0)
+        for t in range(trees):
+            total += per_tree[t, a]
+        visits_out[a] = total
+        if total > most and total > 0:
+            most = total
+            chosen = a
     return chosen

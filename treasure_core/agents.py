@@ -60,7 +60,7 @@ class RandomAgent(Agent):
         return int(self.rng.choice(np.flatnonzero(mask)))
 
 
-MCTS_DEFAULTS = {"sims": 400, "c": 1.4, "playout": "random", "seed": 0, "max_steps": 2000}
+MCTS_DEFAULTS = {"sims": 400, "c": 1.4, "playout": "random", "seed": 0, "max_steps": 2000, "threads": 1}
 MCTS_PLAYOUTS = ("random",)
 
 
@@ -72,13 +72,15 @@ def check_mcts_params(params: dict[str, Any]) -> dict[str, Any]:
     if unknown:
         raise ValueError(f"mcts: unknown parameter {unknown[0]!r}; the parameters are {allowed}")
     out = {**MCTS_DEFAULTS, **params}
-    for key in ("sims", "seed", "max_steps"):
+    for key in ("sims", "seed", "max_steps", "threads"):
         value = out[key]
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
             raise ValueError(f"mcts: {key} must be an integer; got {value!r}")
         out[key] = int(value)
     if out["sims"] < 1:
         raise ValueError(f"mcts: sims must be at least 1; got {out['sims']}")
+    if out["threads"] < 1:
+        raise ValueError(f"mcts: threads must be at least 1; got {out['threads']}")
     if out["max_steps"] < 1:
         raise ValueError(f"mcts: max_steps must be at least 1; got {out['max_steps']}")
     if not 0 <= out["seed"] < 2**63:
@@ -138,12 +140,18 @@ class MCTSAgent(Agent):
         self.game = game
         module = search_module(game)
         self.kernel = module.mcts_decide
+        self.trees_kernel = module.mcts_decide_trees
         self.visits = np.zeros(module.N_ACTIONS, np.int64)
 
     def decide(self, state: np.ndarray, player: int) -> int:
         p = self.params
         seed = int(mix64(np.uint64(p["seed"]) ^ mix64(np.uint64(state[DECISIONS])))) & SALT_BITS
-        return int(self.kernel(state, player, p["sims"], p["c"], seed, p["max_steps"], self.visits))
+        if p["threads"] == 1:
+            return int(self.kernel(state, player, p["sims"], p["c"], seed, p["max_steps"], self.visits))
+        # Root parallelism: `threads` trees sharing the simulations, their root visits summed.
+        per_tree = max(1, p["sims"] // p["threads"])
+        args = (state, player, per_tree, p["c"], seed, p["max_steps"], p["threads"], self.visits)
+        return int(self.trees_kernel(*args))
 
     def act(self, env: TreasureAECEnv, agent: str) -> int:
         return self.decide(env.get_state(), env.possible_agents.index(agent))

@@ -40,10 +40,13 @@ def mcts_policy(
     playout: str = MCTS_DEFAULTS["playout"],
     seed: int = MCTS_DEFAULTS["seed"],
     max_steps: int = MCTS_DEFAULTS["max_steps"],
+    threads: int = MCTS_DEFAULTS["threads"],
 ) -> MCTSAgent:
     """An MCTS agent for `game` (a GameSpec or a registered name): `sims` simulations per
     decision, UCT exploration constant `c`, `playout` "random", playouts cut after `max_steps`
-    steps (scored by the game's returns there). The same seed gives the same decisions; a bad
+    steps (scored by the game's returns there), `threads` independent trees (root parallelism over
+    numba's threads, the simulations shared among them, the root visits summed; the decision does
+    not depend on numba's thread count). The same seed gives the same decisions; a bad
     parameter is a ValueError naming the allowed ones."""
     spec = get_game(game) if isinstance(game, str) else game
-    return MCTSAgent(spec, sims=sims, c=c, playout=playout, seed=seed, max_steps=max_steps)
+    return MCTSAgent(spec, sims=sims, c=c, playout=playout, seed=seed, max_steps=max_steps, threads=threads)
