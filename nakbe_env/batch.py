@@ -10,12 +10,12 @@ treasure_core/codegen.py; do not edit (the conformance suite checks it is up to 
 import numpy as np
 from numba import njit, prange
 
-from nakbe_env.kernels import competitors, init, legal_mask, scores, step
+from nakbe_env.kernels import competitors, init, legal_mask, resample_hidden, scores, step
 from nakbe_env.observe import observe
 from nakbe_env.state import GUARD_COUNTER, MAX_COMPETITORS, N_ACTIONS
 from treasure_core.header import CURRENT_PLAYER, NUM_PLAYERS, REWARD_MODE, TERMINAL
 from treasure_core.kernels import guard_reached, next_seed, outcome_rewards
-from treasure_core.rng import local_next
+from treasure_core.rng import local_next, mix64
 
 
 @njit(cache=True)
@@ -113,3 +113,175 @@ def random_playout(
                 truncated_out[i] += 1
                 init(state, params, next_seed(state))
     return states.shape[0] * steps
+
+
+@njit(cache=True)
+def _random_legal(state: np.ndarray, mask: np.ndarray, word: np.uint64) -> tuple[np.uint64, int]:
+    """A uniformly random legal action of the seat to move (-1 if it has none)."""
+    count = legal_mask(state, np.int64(state[CURRENT_PLAYER]), mask)
+    if count == 0:
+        return word, -1
+    word, draw = local_next(word)
+    pick = np.int64(draw % np.uint64(count))
+    for a in range(N_ACTIONS):
+        if mask[a]:
+            if pick == 0:
+                return word, a
+            pick -= 1
+    return word, -1
+
+
+@njit(cache=True)
+def mcts_decide(
+    state: np.ndarray, player: int, sims: int, c: float, seed: int, max_steps: int, visits_out: np.ndarray
+) -> int:
+    """Information-set MCTS with determinization for `player`, who must be to move (see
+    docs/search.md). Each simulation re-deals what `player` cannot know (resample_hidden with a
+    seed drawn from `seed`), walks a tree keyed by action sequences by UCT (exploration `c`;
+    only the actions legal in this determinization compete, counted by availability), adds one
+    node, plays uniformly random legal actions to the end or `max_steps` steps, and backs up
+    every seat's return (`returns`, also at the step cap). The state is never changed and read
+    only through the re-deal. visits_out[a] gets the root visits of action a; the most visited
+    legal action is returned (the lowest on a tie)."""
+    n_players = state[NUM_PLAYERS]
+    max_nodes = sims + 1
+    children = np.full((max_nodes, N_ACTIONS), -1, np.int32)
+    visits = np.zeros(max_nodes, np.int64)
+    avail = np.zeros(max_nodes, np.int64)
+    values = np.zeros((max_nodes, n_players), np.float64)
+    path = np.empty(max_nodes + 1, np.int64)
+    mask = np.zeros(N_ACTIONS, np.int8)
+    rewards = np.zeros(n_players, np.float32)
+    root_mask = np.zeros(N_ACTIONS, np.int8)
+    visits_out[:] = 0
+    count = legal_mask(state, np.int64(player), root_mask)
+    if count == 0:
+        return -1
+    first = -1
+    for a in range(N_ACTIONS):
+        if root_mask[a]:
+            first = a
+            break
+    if count == 1:
+        visits_out[first] = sims
+        return first
+    nodes = 1
+    word = np.uint64(seed) ^ np.uint64(0x5851F42D4C957F2D)
+    for _ in range(sims):
+        word, draw = local_next(word)
+        sim = state.copy()
+        resample_hidden(sim, np.int64(player), np.int64(draw >> np.uint64(1)))
+        node = 0
+        depth = 0
+        path[0] = 0
+        steps = 0
+        expanded = False
+        # Selection and expansion.
+        while not sim[TERMINAL] and steps < max_steps:
+            mover = np.int64(sim[CURRENT_PLAYER])
+            n_legal = legal_mask(sim, mover, mask)
+            if n_legal == 0:
+                break
+            best = -1
+            best_score = -np.inf
+            untried = 0
+            for a in range(N_ACTIONS):
+                if mask[a]:
+                    child = children[node, a]
+                    if child < 0:
+                        untried += 1
+                    else:
+                        avail[child] += 1
+            if untried > 0 and nodes < max_nodes:
+                word, draw = local_next(word)
+                pick = np.int64(draw % np.uint64(untried))
+                for a in range(N_ACTIONS):
+                    if mask[a] and children[node, a] < 0:
+                        if pick == 0:
+                            best = a
+                            break
+                        pick -= 1
+                children[node, best] = nodes
+                node = nodes
+                nodes += 1
+                expanded = True
+            else:
+                for a in range(N_ACTIONS):
+                    if mask[a]:
+                        child = children[node, a]
+                        if child < 0:
+                            continue
+                        n = visits[child]
+                        if n == 0:
+                            score = np.inf
+                        else:
+                            score = values[child, mover] / n + c * np.sqrt(np.log(avail[child]) / n)
+                        if score > best_score:
+                            best_score = score
+                            best = a
+                if best < 0:
+                    break
+                node = children[node, best]
+            step(sim, best)
+            steps += 1
+            depth += 1
+            path[depth] = node
+            if expanded:
+                break
+        # Playout.
+        while not sim[TERMINAL] and steps < max_steps:
+            word, action = _random_legal(sim, mask, word)
+            if action < 0:
+                break
+            step(sim, action)
+            steps += 1
+        returns(sim, rewards)
+        for k in range(depth + 1):
+            v = path[k]
+            visits[v] += 1
+            for seat in range(n_players):
+                values[v, seat] += rewards[seat]
+    chosen = first
+    most = -1
+    for a in range(N_ACTIONS):
+        if root_mask[a]:
+            child = children[0, a]
+            if child >= 0:
+                visits_out[a] = visits[child]
+                if visits[child] > most:
+                    most = visits[child]
+                    chosen = a
+    return chosen
+
+
+@njit(cache=True, parallel=True)
+def mcts_decide_trees(
+    state: np.ndarray,
+    player: int,
+    sims: int,
+    c: float,
+    seed: int,
+    max_steps: int,
+    trees: int,
+    visits_out: np.ndarray,
+) -> int:
+    """Root parallelism: `trees` independent searches of `sims` simulations each (tree t seeded
+    from `seed` and t), over numba's threads; their root visits are summed into visits_out and
+    the most visited legal action is returned (the lowest on a tie). The result does not depend
+    on the thread count."""
+    per_tree = np.zeros((trees, N_ACTIONS), np.int64)
+    for t in prange(trees):
+        salt = np.uint64(t + 1) * np.uint64(0x9E3779B97F4A7C15)
+        tree_seed = np.int64(mix64(np.uint64(seed) ^ salt) >> np.uint64(1))
+        mcts_decide(state, player, sims, c, tree_seed, max_steps, per_tree[t])
+    chosen = -1
+    most = np.int64(-1)
+    for a in range(N_ACTIONS):
+        total = np.int64(0)
+        for t in range(trees):
+            total += per_tree[t, a]
+        visits_out[a] = total
+        if total > most and total > 0:
+            most = total
+            chosen = a
+    return chosen

@@ -1,0 +1,98 @@
+"""The determinized information-set MCTS (treasure_core.search): speed and strength per game.
+
+    python benchmarks/search.py                       # every game, 1000 games per match
+    python benchmarks/search.py --games 20 --games-list nakbe,karuba --sims 100
+
+Per game: ms per decision at 100 / 400 / 1,600 simulations on one thread (the mean over
+positions reached by random play, after a warm-up compile), and the win rate with its 95%
+Wilson interval (treasure_apps.stats) of the search at --sims simulations in one seat against
+the scripted bot ("bot" in game.bots) and against random play in all others, at 2 players
+(3 for Tomb Trader); the seat rotates (game g: seat g mod n). Never a timed test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import numba
+import numpy as np
+
+from treasure_apps.evaluate import win_rate
+from treasure_core.aec import TreasureAECEnv
+from treasure_core.agents import agent_factory
+from treasure_core.header import CURRENT_PLAYER
+from treasure_core.registry import get_game
+from treasure_core.search import mcts_policy
+
+GAMES = ["nakbe", "karuba", "pharaoh", "tomb", "nakum"]
+PLAYERS = {"tomb": 3}
+SIMS = (100, 400, 1600)
+
+
+def positions(name: str, players: int, count: int, seed: int = 0) -> list[tuple[np.ndarray, int]]:
+    """States reached by a few random moves from fresh deals, none over."""
+    env = TreasureAECEnv(get_game(name), num_players=players)
+    rng = np.random.default_rng(seed)
+    out = []
+    for case in range(count):
+        env.reset(seed=case)
+        for _ in range(int(rng.integers(0, 20))):
+            if env.is_over():
+                break
+            env.step(int(rng.choice(np.flatnonzero(env.action_mask(env.agent_selection)))))
+        if not env.is_over():
+            state = env.get_state().copy()
+            out.append((state, int(state[CURRENT_PLAYER])))
+    return out
+
+
+def ms_per_decision(name: str, players: int, sims: int, count: int) -> float:
+    agent = mcts_policy(name, sims=sims, seed=1)
+    states = positions(name, players, count)
+    agent.decide(*states[0])  # compile (or load the cache)
+    start = time.perf_counter()
+    for state, player in states:
+        agent.decide(state, player)
+    return 1000 * (time.perf_counter() - start) / len(states)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--games", type=int, default=1000, help="games per match (default 1000)")
+    parser.add_argument("--sims", type=int, default=400, help="simulations per decision in the matches")
+    parser.add_argument("--games-list", default=",".join(GAMES), help="comma-separated game names")
+    parser.add_argument("--positions", type=int, default=20, help="positions timed per simulation count")
+    parser.add_argument("--no-timing", action="store_true", help="skip the ms-per-decision table")
+    parser.add_argument("--no-matches", action="store_true", help="skip the win rates")
+    args = parser.parse_args(argv)
+    numba.set_num_threads(1)
+    names = [n for n in args.games_list.split(",") if n]
+    if not args.no_timing:
+        print("| game | players | " + " | ".join(f"ms/decision @{s}" for s in SIMS) + " |")
+        print("|---|---|" + "---|" * len(SIMS))
+        for name in names:
+            players = PLAYERS.get(name, 2)
+            cells = [f"{ms_per_decision(name, players, s, args.positions):.2f}" for s in SIMS]
+            print(f"| {name} | {players} | " + " | ".join(cells) + " |", flush=True)
+    if not args.no_matches:
+        print(f"\n| game | players | opponent | win rate [95% Wilson] @{args.sims} sims | games | cut |")
+        print("|---|---|---|---|---|---|")
+        for name in names:
+            game = get_game(name)
+            players = PLAYERS.get(name, 2)
+            search = agent_factory(game, f"mcts:sims={args.sims}")
+            for opponent in ("bot", "random"):
+                start = time.perf_counter()
+                other = agent_factory(game, opponent)
+                result = win_rate(game, {"num_players": players}, search, other, args.games)
+                took = time.perf_counter() - start
+                print(
+                    f"| {name} | {players} | {opponent} | {result} | {result.games} | {result.truncated} |"
+                    f"  ({took:.0f} s)",
+                    flush=True,
+                )
+
+
+if __name__ == "__main__":
+    main()

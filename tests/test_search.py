@@ -1,0 +1,147 @@
+"""The determinized information-set MCTS (treasure_core.search, docs/search.md): a legal
+action in every game, the same decision for the same seed, never a peek at what the deciding
+seat cannot know, stronger than random play, and clear errors for bad parameters. Small
+simulation counts keep it quick; each game's search compiles once (numba caches it)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from treasure_core.aec import TreasureAECEnv
+from treasure_core.agents import MCTSAgent, RandomAgent, agent_factory, play_game
+from treasure_core.header import CURRENT_PLAYER, RNG
+from treasure_core.registry import get_game, make_env
+from treasure_core.rng import RNG_WORDS
+from treasure_core.search import mcts_policy
+
+GAMES = ["nakbe", "karuba", "pharaoh", "tomb", "nakum"]
+SIMS = 32
+
+
+def _positions(name: str, cases: int = 4, seed: int = 0):
+    """(env, state, player) in a few states reached by random play, the game not over."""
+    env = make_env(name, num_players=2) if name != "tomb" else make_env(name, num_players=3)
+    rng = np.random.default_rng(seed)
+    out = []
+    for case in range(cases):
+        env.reset(seed=case)
+        for _ in range(int(rng.integers(0, 12))):
+            if env.is_over():
+                break
+            env.step(int(rng.choice(np.flatnonzero(env.action_mask(env.agent_selection)))))
+        if not env.is_over():
+            state = env.get_state().copy()
+            out.append((env, state, int(state[CURRENT_PLAYER])))
+    return out
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_every_game_gets_a_legal_action_and_the_same_one_for_the_same_seed(name):
+    game = get_game(name)
+    agent = mcts_policy(game, sims=SIMS, seed=7)
+    again = mcts_policy(name, sims=SIMS, seed=7)
+    for env, state, player in _positions(name):
+        before = state.copy()
+        action = agent.decide(state, player)
+        mask = np.zeros(len(env.action_mask(env.agent_selection)), np.int8)
+        game.kernels.legal_mask(state, np.int64(player), mask)
+        assert mask[action] == 1
+        assert np.array_equal(state, before), "the search must not change the state"
+        assert again.decide(state, player) == action
+        assert agent.decide(state, player) == action  # no hidden memory between calls
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_it_never_reads_the_future_chance_or_the_state_it_is_given_beyond_the_re_deal(name):
+    """The generator words are hidden (they fix every future draw); a search that stepped the
+    given state without re-dealing would see its future. Changing them, and re-dealing for
+    another seat's view on top of the deciding seat's re-deal, must not change the decision:
+    the search reads the state only through resample_hidden(state, player, seed_i)."""
+    game = get_game(name)
+    agent = mcts_policy(game, sims=SIMS, seed=3)
+    for _env, state, player in _positions(name, seed=1):
+        action = agent.decide(state, player)
+        changed = state.copy()
+        changed[RNG : RNG + RNG_WORDS] ^= np.int32(0x5A5A5A5)
+        assert agent.decide(changed, player) == action
+
+
+@pytest.mark.parametrize("name", ["nakbe", "karuba"])
+def test_root_parallel_trees_give_a_legal_action_whatever_the_thread_count(name):
+    numba = pytest.importorskip("numba")
+    game = get_game(name)
+    agent = mcts_policy(game, sims=SIMS, seed=5, threads=2)
+    for env, state, player in _positions(name):
+        action = agent.decide(state, player)
+        mask = np.zeros(len(env.action_mask(env.agent_selection)), np.int8)
+        game.kernels.legal_mask(state, np.int64(player), mask)
+        assert mask[action] == 1
+        before = numba.get_num_threads()
+        numba.set_num_threads(1)
+        try:
+            assert agent.decide(state, player) == action
+        finally:
+            numba.set_num_threads(before)
+        assert agent.visits.sum() == SIMS  # two trees of SIMS // 2, every simulation through the root
+
+
+def test_the_search_plays_through_a_whole_game_in_every_seat():
+    env = TreasureAECEnv(get_game("nakbe"), num_players=2)
+    agents = [mcts_policy("nakbe", sims=16, seed=1), mcts_policy("nakbe", sims=16, seed=2)]
+    info = play_game(env, agents, seed=5)
+    assert info
+
+
+@pytest.mark.long
+@pytest.mark.parametrize("name", ["nakbe", "karuba"])
+def test_it_beats_random_play_more_often_than_not(name):
+    env = TreasureAECEnv(get_game(name), num_players=2)
+    wins = 0
+    games = 10
+    for g in range(games):
+        search_seat = g % 2
+        agents = [RandomAgent(seed=g), RandomAgent(seed=g)]
+        agents[search_seat] = mcts_policy(name, sims=64, seed=g)
+        play_game(env, agents, seed=100 + g)
+        rewards = env.game.kernels.returns
+        out = np.zeros(2, np.float32)
+        rewards(env._state, out)
+        wins += out[search_seat] > out[1 - search_seat]
+    assert wins > games // 2
+
+
+@pytest.mark.parametrize(
+    ("params", "match"),
+    [
+        ({"sims": 0}, "sims"),
+        ({"sims": 2.5}, "sims"),
+        ({"c": -1.0}, "c must"),
+        ({"c": float("nan")}, "c must"),
+        ({"playout": "greedy"}, "playout"),
+        ({"max_steps": 0}, "max_steps"),
+        ({"seed": -1}, "seed"),
+        ({"threads": 0}, "threads"),
+    ],
+)
+def test_bad_parameters_are_a_value_error(params, match):
+    with pytest.raises(ValueError, match=match):
+        mcts_policy("nakbe", **params)
+
+
+def test_agent_factory_names_the_search():
+    game = get_game("nakbe")
+    agent = agent_factory(game, "mcts:sims=16")(3)
+    assert isinstance(agent, MCTSAgent) and agent.params["sims"] == 16
+    assert agent_factory(game, "mcts")(0).params["sims"] == 400
+    assert agent_factory(game, "mcts: sims=8, c=0.5")(0).params["c"] == 0.5
+    for spec, match in [
+        ("mcts:depth=3", "unknown parameter 'depth'.*sims, c, playout, seed, max_steps, threads"),
+        ("mcts:sims=many", "sims must be an integer"),
+        ("mcts:sims", "not key=value"),
+        ("mcts:c=fast", "c must be a number"),
+    ]:
+        with pytest.raises(ValueError, match=match):
+            agent_factory(game, spec)
+    with pytest.raises(ValueError, match="mcts"):
+        agent_factory(game, "mctss")
