@@ -121,3 +121,21 @@ def test_plain_progress_writes_one_line_per_tenth() -> None:
     assert list(progress(range(3), "items", stream=stream)) == [0, 1, 2]
     written = stream.getvalue()
     assert "\r" not in written and written.splitlines()[-1].startswith("items: 3/3 (100%)"), written
+
+
+def test_split_agents_keeps_a_specs_own_parameters() -> None:
+    from treasure_apps.arguments import split_agents
+
+    assert split_agents("bot,random") == ["bot", "random"]
+    assert split_agents("mcts:sims=8,c=1.4,bot") == ["mcts:sims=8,c=1.4", "bot"]
+    assert split_agents("random,mcts:sims=8,c=2") == ["random", "mcts:sims=8,c=2"]
+    assert split_agents("mcts") == ["mcts"]
+
+
+def test_selfplay_with_the_search_agent(capsys):
+    argv = ["selfplay", "nakbe", "--players", "2", "--games", "2", "--no-progress"]
+    assert main([*argv, "--agents", "mcts:sims=8,c=1.4,random"]) == 0
+    out = capsys.readouterr().out
+    assert "mcts:sims=8,c=1.4#0" in out and "random#1" in out
+    assert main([*argv, "--agents", "mcts:sims=8,depth=3,random"]) == 2
+    assert "depth" in capsys.readouterr().err

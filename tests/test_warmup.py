@@ -9,15 +9,19 @@ from treasure_apps import cli
 from treasure_core import warmup
 from treasure_core.game import Kernels
 from treasure_core.registry import get_game
+from treasure_core.search import search_module
 
 
 def test_compile_game_compiles_every_contract_kernel_and_every_bot() -> None:
     stages = warmup.compile_game("karuba")
     game = get_game("karuba")
-    assert list(stages) == ["aec", "encoders", "parallel", "batch", *(f"bot {b}" for b in game.bots), "total"]
+    bots = [f"bot {name}" for name in game.bots]
+    assert list(stages) == ["aec", "encoders", "parallel", "batch", "search", *bots, "total"]
     assert stages["total"] == pytest.approx(sum(v for k, v in stages.items() if k != "total"))
     missing = [name for name in Kernels._fields if not getattr(game.kernels, name).signatures]
     missing += [name for name, bot in game.bots.items() if not bot.policy.signatures]
+    search = search_module(game)
+    missing += [name for name in ("mcts_decide", "mcts_decide_trees") if not getattr(search, name).signatures]
     assert not missing, f"not compiled by compile_game: {missing}"
     assert warmup.cache_dirs("karuba")
 

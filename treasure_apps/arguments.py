@@ -69,3 +69,16 @@ def parse_options(
     if players is not None:
         options["num_players"] = players
     return game.validate(options)
+
+
+def split_agents(text: str) -> list[str]:
+    """A comma-separated list of agent specs -> the specs. A spec's own parameters are
+    comma-separated too (`mcts:sims=400,c=1.4`): a `key=value` item with no `:` belongs to the
+    spec before it, so `mcts:sims=400,c=1.4,bot` is two specs."""
+    specs: list[str] = []
+    for item in (part.strip() for part in text.split(",")):
+        if specs and "=" in item and ":" not in item and ":" in specs[-1]:
+            specs[-1] += "," + item
+        else:
+            specs.append(item)
+    return specs

@@ -10,7 +10,7 @@ import time
 import numpy as np
 
 from treasure_apps import evaluate, rllib_train, train, warmup
-from treasure_apps.arguments import add_game_arguments, parse_options
+from treasure_apps.arguments import add_game_arguments, parse_options, split_agents
 from treasure_apps.bench import add_subcommand as add_bench_subcommand
 from treasure_apps.progress import progress
 from treasure_apps.stats import WinRate
@@ -46,7 +46,7 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
     game = get_game(args.game)
     options = parse_options(game, args.option, args.players, args.game_flags)
     n = options["num_players"]
-    kinds = args.agents.split(",")
+    kinds = split_agents(args.agents)
     if len(kinds) == 1:
         kinds = kinds * n
     elif len(kinds) != n:
@@ -187,7 +187,9 @@ def build_parser() -> argparse.ArgumentParser:
     play = sub.add_parser("play", help="play one seat in the terminal against bots")
     add_game_arguments(play)
     play.add_argument("--seat", type=int, default=0)
-    play.add_argument("--opponents", default="bot", help="random or a scripted bot")
+    play.add_argument(
+        "--opponents", default="bot", help="random, a scripted bot, or the search (mcts, mcts:sims=400,c=1.4)"
+    )
     play.add_argument("--seed", type=int, default=None)
     play.set_defaults(run=cmd_play)
     train.add_subcommand(sub)

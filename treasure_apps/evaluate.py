@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from treasure_apps.arguments import add_game_arguments, parse_options
+from treasure_apps.arguments import add_game_arguments, parse_options, split_agents
 from treasure_apps.progress import progress as progress_of
 from treasure_apps.stats import WinRate
 from treasure_core.aec import TreasureAECEnv
@@ -270,7 +270,7 @@ def _print_win_rates(
 
 
 def _print_round_robin(game: GameSpec, options: dict[str, Any], args: argparse.Namespace) -> None:
-    names = [name.strip() for name in args.round_robin.split(",") if name.strip()]
+    names = [name for name in split_agents(args.round_robin) if name]
     if len(names) < 2 or len(set(names)) != len(names):
         raise ValueError(f"--round-robin needs two or more different policies; got {names}")
     players = {name: policy_factory(game, name, deterministic=not args.sample)[0] for name in names}

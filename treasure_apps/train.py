@@ -24,7 +24,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from treasure_apps.arguments import add_game_arguments, parse_options
+from treasure_apps.arguments import add_game_arguments, parse_options, split_agents
 from treasure_apps.evaluate import EVAL_FILE, TRAIN_EXTRA_HINT, learning_curve
 from treasure_apps.progress import is_terminal
 from treasure_core.game import GameSpec, rules_options
@@ -155,7 +155,7 @@ def run(args: argparse.Namespace) -> int:
             steps=args.steps,
             n_envs=args.envs,
             seed=args.seed,
-            fixed_opponents=args.opponents.split(",") if args.opponents else [],
+            fixed_opponents=split_agents(args.opponents) if args.opponents else [],
             fixed_share=args.fixed_share,
             snapshot_every=args.snapshot_every,
             eval_every=args.eval_every,

@@ -4,7 +4,8 @@ numba compiles a kernel on its first call and, with `cache=True`, writes the mac
 the source (in `__pycache__`, or under NUMBA_CACHE_DIR). A fresh environment (a new venv, a CI
 job, a container, each Ray node) pays that once; `compile_game` pays it up front, by calling every
 entry point a user can reach: the AEC and Parallel drivers, the encoders, `resample_hidden`, the
-batch forms and the in-kernel playout, and every scripted bot. `treasure-envs warmup` runs it for
+batch forms and the in-kernel playout, the search (`mcts_decide`, one tree and several), and
+every scripted bot. `treasure-envs warmup` runs it for
 several games in parallel processes.
 """
 
@@ -20,7 +21,9 @@ from typing import Any
 import numpy as np
 from numba.core.registry import CPUDispatcher
 
+from treasure_core.agents import MCTSAgent
 from treasure_core.batch import BatchRunner
+from treasure_core.header import CURRENT_PLAYER
 from treasure_core.registry import get_game, make_env, module_of
 
 WARMUP_SEED = 0
@@ -85,6 +88,11 @@ def compile_game(name: str, **options: Any) -> dict[str, float]:
     runner.random_playout(8, seed=WARMUP_SEED)
     runner.reset(seed=WARMUP_SEED + 1)
     lap("batch")
+
+    search = MCTSAgent(game, sims=4, max_steps=16)
+    search.decide(opening, int(opening[CURRENT_PLAYER]))
+    MCTSAgent(game, sims=4, max_steps=16, threads=2).decide(opening, int(opening[CURRENT_PLAYER]))
+    lap("search")
 
     for bot_name, factory in game.bots.items():
         bot_env = make_env(name, **options)
