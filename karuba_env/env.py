@@ -6,7 +6,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 from karuba_env import batch, bots, kernels, observe, render
 from karuba_env.data import (
@@ -33,7 +32,7 @@ from karuba_env.state import (
     STATE_SIZE,
     TREASURE,
 )
-from treasure_core.aec import TreasureAECEnv
+from treasure_core.aec import TreasureAECEnv, TreasureOrderEnforcingWrapper
 from treasure_core.game import Dims, Dynamics, GameSpec, Kernels
 from treasure_core.header import NUM_PLAYERS
 from treasure_core.options import Option
@@ -191,9 +190,9 @@ def raw_env(render_mode: str | None = None, **options: Any) -> TreasureAECEnv:
     return TreasureAECEnv(GAME, render_mode=render_mode, **options)
 
 
-def env(render_mode: str | None = None, **options: Any) -> OrderEnforcingWrapper:
+def env(render_mode: str | None = None, **options: Any) -> TreasureOrderEnforcingWrapper:
     """The AEC env wrapped as PettingZoo's classic envs are (reset before step)."""
-    return OrderEnforcingWrapper(raw_env(render_mode=render_mode, **options))
+    return TreasureOrderEnforcingWrapper(raw_env(render_mode=render_mode, **options))
 
 
 def parallel_env(render_mode: str | None = None, **options: Any) -> TreasureParallelEnv:

@@ -6,7 +6,6 @@ import itertools
 from typing import Any
 
 import numpy as np
-from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 from nakbe_env import batch, bots, kernels, observe, render
 from nakbe_env.data import JUNGLE, MAX_PLAYERS, NUM_EXPLORERS, NUM_SIDES, SIDE_NAMES, SLOT_VALUES
@@ -28,7 +27,7 @@ from nakbe_env.state import (
     TOKEN_KINDS,
     TOKEN_VALUE_COUNTS,
 )
-from treasure_core.aec import TreasureAECEnv
+from treasure_core.aec import TreasureAECEnv, TreasureOrderEnforcingWrapper
 from treasure_core.game import Dims, Dynamics, GameSpec, Kernels
 from treasure_core.header import NUM_PLAYERS
 from treasure_core.options import Option
@@ -154,9 +153,9 @@ def raw_env(render_mode: str | None = None, **options: Any) -> TreasureAECEnv:
     return TreasureAECEnv(GAME, render_mode=render_mode, **options)
 
 
-def env(render_mode: str | None = None, **options: Any) -> OrderEnforcingWrapper:
+def env(render_mode: str | None = None, **options: Any) -> TreasureOrderEnforcingWrapper:
     """The AEC env wrapped as PettingZoo's classic envs are (reset before step)."""
-    return OrderEnforcingWrapper(raw_env(render_mode=render_mode, **options))
+    return TreasureOrderEnforcingWrapper(raw_env(render_mode=render_mode, **options))
 
 
 def parallel_env(render_mode: str | None = None, **options: Any) -> TreasureParallelEnv:

@@ -381,3 +381,50 @@ def test_a_finished_game_loaded_into_the_batch_runner_restarts_at_its_next_step(
     assert steps == 10
     for state in runner.states:
         runner.game.check_invariants(state)
+
+
+@pytest.mark.parametrize("name", ["nakbe", "karuba"])  # one sequential game, one simultaneous
+def test_the_fast_aec_path_keeps_the_order_checks_and_the_info_conventions(name, caplog):
+    from pettingzoo.utils.env import AECEnv
+    from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+
+    env = make_env(name)
+    assert isinstance(env, OrderEnforcingWrapper) and str(env) == str(env.unwrapped)
+    with pytest.raises(AttributeError, match="before reset"):
+        env.last()
+    with pytest.raises(AttributeError, match="before reset"):
+        env.agents  # noqa: B018
+    env.reset(seed=3)
+    raw = env.unwrapped
+    rng = np.random.default_rng(1)
+    iterator = iter(env.agent_iter())
+    next(iterator)
+    with pytest.raises(AssertionError, match="need to call step"):
+        next(iterator)
+    env.reset(seed=3)
+    steps = 0
+    for agent in env.agent_iter():
+        fast = env.last()
+        slow = AECEnv.last(raw)  # PettingZoo's own last(), attribute by attribute
+        assert agent == raw.agent_selection and fast[1:] == slow[1:]
+        assert np.array_equal(fast[0]["observation"], slow[0]["observation"])
+        assert np.array_equal(fast[0]["action_mask"], slow[0]["action_mask"])
+        if fast[2] or fast[3]:
+            env.step(None)
+            continue
+        before = dict(raw.infos)
+        kept = {a: info["action_mask"].copy() for a, info in before.items()}
+        mask = fast[4]["action_mask"]
+        assert np.array_equal(mask, raw.action_mask(agent))
+        env.step(int(rng.choice(np.flatnonzero(mask))))
+        steps += 1
+        for other, info in raw.infos.items():
+            assert all(isinstance(v, (int, float, tuple, np.ndarray)) for v in info.values())
+            assert set(info) == set(before[other])
+            assert np.array_equal(before[other]["action_mask"], kept[other])  # old infos unchanged
+            if not np.array_equal(info["action_mask"], kept[other]):
+                assert info is not before[other]  # a changed info is a new dict
+            assert np.array_equal(info["action_mask"], raw.action_mask(other))
+    assert steps > 0 and raw.is_over()
+    env.step(0)  # after the end: PettingZoo's logged warning, as its own wrapper gives
+    assert "step() called after all agents are terminated" in caplog.text

@@ -13,6 +13,9 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
+from pettingzoo.utils.env_logger import EnvLogger
+from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable, AECOrderEnforcingIterator
 
 from treasure_core import ansi
 from treasure_core.game import GameSpec
@@ -156,6 +159,7 @@ class TreasureAECEnv(AECEnv):
         self._guard_counter = game.guard.counter if game.guard is not None else 0
         self._sequential = game.dynamics.turns == "sequential"
         self._masks: list[np.ndarray] = []  # every seat's mask now, kept with the state
+        self._mask_buffer = np.zeros((self.num_players, self.dims.n_actions), np.int8)  # scratch
         self._blank_info: dict[str, Any] | None = None  # every step's info keys, zero
 
     # -- spaces ---------------------------------------------------------------------------
@@ -223,22 +227,32 @@ class TreasureAECEnv(AECEnv):
         sequential game only the seat that acted and the seat to act can change. A changed info
         is a new dict: one a client kept from last() stays as it was."""
         if not self._sequential:
-            self._masks = self._current_masks()
-            for agent, mask in zip(self.possible_agents, self._masks, strict=True):
-                self.infos[agent] = {**self.infos[agent], "action_mask": mask.copy()}
+            # Every seat is asked (any may decide), into one buffer; only a mask that changed
+            # gets a new array and its agent a new info.
+            buffer = self._mask_buffer
+            legal_mask = self.game.kernels.legal_mask
+            masks = self._masks[:]
+            for seat, agent in enumerate(self.possible_agents):
+                row = buffer[seat]
+                legal_mask(self._state, seat, row)
+                if row.tobytes() != masks[seat].tobytes():
+                    masks[seat] = row.copy()
+                    self.infos[agent] = {**self.infos[agent], "action_mask": row.copy()}
+            self._masks = masks
             return
         seat = int(self._state[CURRENT_PLAYER])
-        masks = list(self._masks)  # a new list: a clone may share the old one
+        masks = self._masks[:]  # a new list: a clone may share the old one
+        infos = self.infos
+        agents = self.possible_agents
+        n_actions = self.dims.n_actions
         was = self._deciding_seat
         if was != seat:
-            masks[was] = np.zeros(self.dims.n_actions, np.int8)
-            agent = self.possible_agents[was]
-            self.infos[agent] = {**self.infos[agent], "action_mask": masks[was].copy()}
-        mask = np.zeros(self.dims.n_actions, np.int8)
+            masks[was] = np.zeros(n_actions, np.int8)
+            infos[agents[was]] = {**infos[agents[was]], "action_mask": np.zeros(n_actions, np.int8)}
+        mask = np.zeros(n_actions, np.int8)
         self.game.kernels.legal_mask(self._state, seat, mask)
         masks[seat] = mask
-        agent = self.possible_agents[seat]
-        self.infos[agent] = {**self.infos[agent], "action_mask": mask.copy()}
+        infos[agents[seat]] = {**infos[agents[seat]], "action_mask": mask.copy()}
         self._masks = masks
         self._deciding_seat = seat
 
@@ -313,7 +327,11 @@ class TreasureAECEnv(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        checked = self._check_action(agent, action)  # not an integer in range: always raises
+        mask = self._masks[self._player_of[agent]]
+        if type(action) is int and 0 <= action < mask.size and mask[action]:
+            checked: int | None = action  # the common case, checked without a call
+        else:
+            checked = self._check_action(agent, action)  # not an integer in range: always raises
         if checked is None:
             self._penalize(agent, action)
             return
@@ -355,6 +373,18 @@ class TreasureAECEnv(AECEnv):
         self._cumulative_rewards[agent] = 0.0
         self._accumulate_rewards()
 
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """PettingZoo's last(), with the bookkeeping read once (the hot call of an AEC loop)."""
+        agent = self.agent_selection
+        assert agent is not None
+        return (
+            self.observe(agent) if observe else None,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
+
     # -- observations ---------------------------------------------------------------------
     def phase(self) -> str:
         """The name of the phase the game is in (GameSpec.phases), e.g. Karuba's "draft"."""
@@ -390,10 +420,13 @@ class TreasureAECEnv(AECEnv):
 
     def observe(self, agent: str) -> dict[str, np.ndarray] | np.ndarray:
         """agent's own view: its features, with its action mask in the "dict" format."""
-        observation = self.features(agent)
+        self._require_game()
+        player = self._player_of[agent]
+        observation = np.empty(self.dims.obs_size, np.float32)
+        self.game.kernels.observe(self._state, player, observation)
         if self.observation_format == "box":
             return observation
-        return {"observation": observation, "action_mask": self.action_mask(agent)}
+        return {"observation": observation, "action_mask": self._masks[player].copy()}
 
     def state(self) -> np.ndarray:
         """The full-information view (every secret), for centralised critics."""
@@ -442,6 +475,7 @@ class TreasureAECEnv(AECEnv):
         twin._state = self._state.copy()
 
         twin._returns = self._returns.copy()
+        twin._mask_buffer = self._mask_buffer.copy()
         for name in ("agents", "rewards", "_cumulative_rewards", "terminations", "truncations", "infos"):
             if hasattr(self, name):
                 setattr(twin, name, copy.deepcopy(getattr(self, name)))
@@ -487,3 +521,56 @@ class TreasureAECEnv(AECEnv):
 
     def close(self) -> None:
         pass
+
+
+class _Iterator(AECOrderEnforcingIterator):
+    """PettingZoo's order-enforcing agent iterator, reading the bookkeeping from the env inside
+    the wrapper (not through the wrapper's __getattr__): the same checks, fewer lookups."""
+
+    def __init__(self, env: TreasureOrderEnforcingWrapper, max_iter: int):
+        super().__init__(env, max_iter)
+        self._inner = env.env
+
+    def __next__(self) -> str:
+        inner = self._inner
+        if not inner.agents or self.iters_til_term <= 0:
+            raise StopIteration
+        self.iters_til_term -= 1
+        env = self.env
+        assert env._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
+        env._has_updated = False
+        return inner.agent_selection
+
+
+class _Iterable(AECOrderEnforcingIterable):
+    def __iter__(self) -> _Iterator:
+        return _Iterator(self.env, self.max_iter)
+
+
+class TreasureOrderEnforcingWrapper(OrderEnforcingWrapper):
+    """PettingZoo's OrderEnforcingWrapper (every check kept: nothing before reset, a warning for
+    a step after the end) with the hot calls of an AEC loop (last, step, agent_iter) defined
+    here, so that they do not go through __getattr__ for every attribute they read."""
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        if not self._has_reset:
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        return self.env.last(observe)
+
+    def step(self, action: Any) -> None:
+        if not self._has_reset:
+            EnvLogger.error_step_before_reset()
+        elif not self.env.agents:
+            self._has_updated = True
+            EnvLogger.warn_step_after_terminated_truncated()
+        else:
+            self._has_updated = True
+            self.env.step(action)
+
+    def agent_iter(self, max_iter: int = 2**63) -> _Iterable:
+        if not self._has_reset:
+            EnvLogger.error_agent_iter_before_reset()
+        return _Iterable(self, max_iter)
+
+    def __str__(self) -> str:
+        return str(self.env)  # as PettingZoo's own wrapper prints: the env's name
