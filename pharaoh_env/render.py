@@ -4,6 +4,8 @@ Renderings show only public information, plus the values `viewer` knows when one
 
 from __future__ import annotations
 
+from collections import deque
+
 import numpy as np
 
 from pharaoh_env.data import (
@@ -27,7 +29,7 @@ from pharaoh_env.data import (
     guard_rounds,
     rotate_exits,
 )
-from pharaoh_env.kernels import value_known
+from pharaoh_env.kernels import rotation_target, value_known
 from pharaoh_env.state import (
     ACTIONS,
     ACTIONS_USED,
@@ -326,3 +328,85 @@ def render_rgb(state: np.ndarray, cell: int = 24) -> np.ndarray:
         for k in range(lying):
             image[top + cell - 4 : top + cell - 2, left + 2 + 3 * k : left + 4 + 3 * k] = (255, 215, 0)
     return image
+
+
+# -- the events since a player's last turn (play) ------------------------------------------
+def describe_step(before: np.ndarray, action: int, after: np.ndarray, viewer: int | None = None) -> list[str]:
+    """What one decision did, in public words (treasure values as `viewer` knows them): the
+    action, the tile a discovery opened, the photograph drawn, the figures the mummy sent to the
+    start, the lamps the curse blew out and the tiles a collapse removed."""
+    player = int(before[CURRENT_PLAYER])
+    block, index = ACTIONS.block_of(int(action))
+    if block == TAKE:
+        words = f"picks up {slot_words(before, index, viewer)}"
+    elif block == STEAL:
+        words = f"steals {slot_words(before, index, viewer)} from player_{int(before[SLOT_AT + index])}"
+    else:
+        words = describe_action(before, action, player)
+    if block == HELPER_ROTATE and before[HELPER_CELL + player] >= 0:
+        cell = int(rotation_target(before, int(before[HELPER_CELL + player]), index // ROTATE_TURNS))
+        if cell >= 0:
+            words += f" ({cell_words(cell)})"
+    lines = [f"player_{player}: {words}"]
+    n = int(before[NUM_PLAYERS])
+    for cell in range(NUM_CELLS):
+        if before[CELL_STATUS + cell] == CLOSED and after[CELL_STATUS + cell] == OPEN:
+            lines.append(f"  it opened a {TILE_NAMES[int(after[CELL_TILE + cell])]} on {cell_words(cell)}")
+    for photo in range(NUM_PHOTOS):
+        if before[PHOTO_OWNER + photo] < 0 <= after[PHOTO_OWNER + photo]:
+            lines.append(f"  player_{int(after[PHOTO_OWNER + photo])} drew {photo_words(photo)}")
+    moved_by_player = {(player, "archaeologist")} if block == ARCH_MOVE else set()
+    if block == HELPER_MOVE:
+        moved_by_player = {(player, "helper")}
+    for p in range(n):
+        for figure, field in (("archaeologist", ARCH_CELL), ("helper", HELPER_CELL)):
+            was, now = int(before[field + p]), int(after[field + p])
+            if was == now or (p, figure) in moved_by_player:
+                continue
+            if now == START_CELL and was >= 0:
+                lines.append(f"  the mummy sent player_{p}'s {figure} from {cell_words(was)} to the start")
+            elif now < 0 <= was:
+                lines.append(f"  player_{p}'s {figure} was lost in the collapse on {cell_words(was)}")
+        for cell in range(NUM_CELLS):
+            if before[LAMP + p * NUM_CELLS + cell] and not after[LAMP + p * NUM_CELLS + cell]:
+                if after[CELL_STATUS + cell] == OPEN and not (block == HELPER_LAMP and p == player):
+                    lines.append(f"  the curse blew out player_{p}'s lamp on {cell_words(cell)}")
+    standing = (CLOSED, OPEN)
+    gone = [
+        c
+        for c in range(NUM_CELLS)
+        if before[CELL_STATUS + c] in standing and after[CELL_STATUS + c] not in standing
+    ]
+    if gone:
+        lines.append(f"  the pyramid collapsed: {', '.join(cell_words(c) for c in gone)} fell")
+    return lines
+
+
+class EventLog:
+    """The decisions of a game as `describe_step` words, kept as they happen (the state holds
+    only the last decision's events), to list the events since a player's last turn."""
+
+    KEPT = 256  # decisions kept: far more than a round's (n turns of at most a few each)
+
+    def __init__(self) -> None:
+        self.entries: deque[tuple[int, np.ndarray, int, np.ndarray]] = deque(maxlen=self.KEPT)
+
+    def record(self, before: np.ndarray, action: int, after: np.ndarray) -> None:
+        self.entries.append((int(before[CURRENT_PLAYER]), before.copy(), int(action), after.copy()))
+
+    def since(self, player: int, viewer: int | None = None) -> list[str]:
+        """The words for everything since the end of `player`'s last turn before the one it
+        plays now (or before now, between its turns): its last decision's own consequences
+        (the rings its turn's end set off), the others' decisions, and its own in the turn now;
+        everything kept if it never played."""
+        k = len(self.entries) - 1
+        while k >= 0 and self.entries[k][0] == player:  # the turn it plays now
+            k -= 1
+        while k >= 0 and self.entries[k][0] != player:  # the others' turns
+            k -= 1
+        lines: list[str] = []
+        for index in range(max(k, 0), len(self.entries)):
+            actor, before, action, after = self.entries[index]
+            words = describe_step(before, action, after, viewer)
+            lines.extend(words[1:] if index == k else words)
+        return lines
