@@ -139,3 +139,15 @@ def test_selfplay_with_the_search_agent(capsys):
     assert "mcts:sims=8,c=1.4#0" in out and "random#1" in out
     assert main([*argv, "--agents", "mcts:sims=8,depth=3,random"]) == 2
     assert "depth" in capsys.readouterr().err
+
+
+def test_play_lists_pharaohs_events_since_your_last_turn(monkeypatch, capsys):
+    answers = iter(["first"] * 3 + ["q"])
+
+    def answer(prompt: str) -> str:  # the first legal action three times, then quit
+        reply = next(answers)
+        return prompt.split("(", 1)[1].split(",")[0] if reply == "first" else reply
+
+    monkeypatch.setattr(builtins, "input", answer)
+    assert main(["play", "pharaoh", "--players", "2", "--seed", "1"]) == 0
+    assert "since player_0's last turn:" in capsys.readouterr().out

@@ -4,6 +4,7 @@ warm up the kernel cache."""
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 import time
 
@@ -16,7 +17,7 @@ from treasure_apps.progress import progress
 from treasure_apps.stats import WinRate
 from treasure_core.aec import TreasureAECEnv
 from treasure_core.agents import Agent, agent_factory
-from treasure_core.registry import all_games, get_game
+from treasure_core.registry import all_games, get_game, module_of
 
 
 def cmd_list(args: argparse.Namespace) -> int:
@@ -115,7 +116,9 @@ def cmd_play(args: argparse.Namespace) -> int:
     n = options["num_players"]
     if not 0 <= args.seat < n:
         raise ValueError(f"--seat must be from 0 to {n - 1}; got {args.seat}")
-    env = TreasureAECEnv(game, render_mode="ansi", **options)
+    # The game's own raw env: its rendering may add to the shared one (Pharaoh lists the events
+    # since your last turn).
+    env = importlib.import_module(module_of(game.name)).raw_env(render_mode="ansi", **options)
     env.render_viewer = args.seat
     seed = args.seed if args.seed is not None else int(np.random.SeedSequence().generate_state(1)[0])
     bots = [agent_factory(game, args.opponents)(seed + p) for p in range(n)]
