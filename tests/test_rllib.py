@@ -28,6 +28,7 @@ from treasure_adapters.rllib import MASK_KEY, OBS_KEY, TreasureMultiAgentEnv, se
 from treasure_apps import cli  # noqa: E402
 from treasure_apps.rllib_train import RLlibTrainConfig, init_ray, train  # noqa: E402
 from treasure_core.aec import TreasureAECEnv  # noqa: E402
+from treasure_core.conformance import MAX_DECISIONS  # noqa: E402
 from treasure_core.parallel import TreasureParallelEnv  # noqa: E402
 from treasure_core.registry import game_names, get_game  # noqa: E402
 
@@ -111,16 +112,20 @@ def test_masks_and_sampled_actions_are_legal() -> None:
     env = TreasureMultiAgentEnv({"game": "pharaoh", "illegal_action": "raise", "games_per_env": 2})
     observations, _ = env.reset(seed=0)
     terminateds = {}
-    for _ in range(2000):
+    for index, space in enumerate(env.action_spaces.values()):
+        space.seed(index)  # the same random games every run
+    # Random Pharaoh games may run to the guard (a truncation): every step until either end.
+    for _ in range(MAX_DECISIONS):
         live = {agent: obs for agent, obs in observations.items() if not terminateds.get(agent)}
         for agent, observation in live.items():
             action = int(env.action_spaces[agent].sample())
             assert observation[MASK_KEY][action] == 1.0
         # raise mode: an illegal action would raise
-        observations, _, terminateds, _, _ = env.step({a: env.action_spaces[a].sample() for a in live})
-        if terminateds["__all__"]:
+        actions = {agent: env.action_spaces[agent].sample() for agent in live}
+        observations, _, terminateds, truncateds, _ = env.step(actions)
+        if terminateds["__all__"] or truncateds["__all__"]:
             return
-    raise AssertionError("no end in 2000 steps")
+    raise AssertionError(f"no end in {MAX_DECISIONS} steps")
 
 
 def test_illegal_action_ends_that_game_with_minus_one() -> None:
