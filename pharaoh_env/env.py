@@ -171,7 +171,8 @@ class PharaohAECEnv(TreasureAECEnv):
     (render_viewer, else the player to act): the opponents' actions, the photograph drawn, the
     mummy's and the curse's moves, the collapse. It keeps them as they happen
     (render.EventLog); the state layout is unchanged, and reset() or set_state() start a new
-    list (a state set from outside has no history)."""
+    list (a state set from outside has no history). Only an env with a text render_mode keeps
+    them, so training pays nothing for it."""
 
     def __init__(self, game: Any = None, render_mode: str | None = None, **options: Any):
         super().__init__(GAME if game is None else game, render_mode=render_mode, **options)
@@ -186,12 +187,14 @@ class PharaohAECEnv(TreasureAECEnv):
         self.events = render.EventLog()
 
     def step(self, action: Any) -> None:
-        before = self.get_state() if self.agents else None
+        # Only a text rendering lists the events: without one, the step costs no copies.
+        if self.render_mode not in ("ansi", "human") or not self.agents or action is None:
+            super().step(action)
+            return
+        before = self._state.copy()
         super().step(action)
-        if before is not None and action is not None:
-            after = self.get_state()
-            if not np.array_equal(before, after):  # an illegal action under "penalize" changes nothing
-                self.events.record(before, int(action), after)
+        if not np.array_equal(before, self._state):  # an illegal action under "penalize" changes nothing
+            self.events.record(before, int(action), self._state)
 
     def events_since(self, player: int | None = None) -> list[str]:
         """The events since `player`'s last decision (default: render_viewer, else the player

@@ -392,7 +392,9 @@ class EventLog:
         self.entries: deque[tuple[int, np.ndarray, int, np.ndarray]] = deque(maxlen=self.KEPT)
 
     def record(self, before: np.ndarray, action: int, after: np.ndarray) -> None:
-        self.entries.append((int(before[CURRENT_PLAYER]), before.copy(), int(action), after.copy()))
+        """One applied decision: `before` is kept as given (the caller's own copy), `after` is
+        copied (the env goes on changing its state in place)."""
+        self.entries.append((int(before[CURRENT_PLAYER]), before, int(action), after.copy()))
 
     def since(self, player: int, viewer: int | None = None) -> list[str]:
         """The words for everything since the end of `player`'s last turn before the one it
