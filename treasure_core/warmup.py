@@ -57,18 +57,15 @@ def compile_game(name: str, **options: Any) -> dict[str, float]:
     lap("aec")
 
     raw = env.unwrapped
-    state = raw.get_state()
-    kernels = game.kernels
-    kernels.full_state(state, np.zeros(raw.dims.full_state_size, dtype=np.float32))
-    kernels.returns(state, np.zeros(len(raw.possible_agents), dtype=np.float32))
-    kernels.resample_hidden(opening, 0, np.int64(WARMUP_SEED))
-    kernels.phase(opening)
-    raw.state()
+    raw.state()  # full_state
+    game.kernels.returns(raw.get_state(), np.zeros(len(raw.possible_agents), dtype=np.float32))
+    game.kernels.resample_hidden(opening.copy(), 0, np.int64(WARMUP_SEED))
+    game.kernels.phase(opening)
     lap("encoders")
 
     module = importlib.import_module(module_of(name))
     parallel = module.parallel_env(**options)
-    observations, _ = parallel.reset(seed=WARMUP_SEED)
+    parallel.reset(seed=WARMUP_SEED)
     for _ in range(4):
         if not parallel.agents:
             break
@@ -89,9 +86,8 @@ def compile_game(name: str, **options: Any) -> dict[str, float]:
     runner.reset(seed=WARMUP_SEED + 1)
     lap("batch")
 
-    search = MCTSAgent(game, sims=4, max_steps=16)
-    search.decide(opening, int(opening[CURRENT_PLAYER]))
-    MCTSAgent(game, sims=4, max_steps=16, threads=2).decide(opening, int(opening[CURRENT_PLAYER]))
+    for threads in (1, 2):  # one tree (mcts_decide), root parallelism (mcts_decide_trees)
+        MCTSAgent(game, sims=4, max_steps=16, threads=threads).decide(opening, int(opening[CURRENT_PLAYER]))
     lap("search")
 
     for bot_name, factory in game.bots.items():
