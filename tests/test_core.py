@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 
+import numba
 import numpy as np
 import pytest
 
@@ -428,3 +429,25 @@ def test_the_fast_aec_path_keeps_the_order_checks_and_the_info_conventions(name,
     assert steps > 0 and raw.is_over()
     env.step(0)  # after the end: PettingZoo's logged warning, as its own wrapper gives
     assert "step() called after all agents are terminated" in caplog.text
+
+
+@pytest.mark.parametrize("name", [game.name for game in all_games()])
+def test_the_batch_runner_draws_random_legal_actions_in_a_kernel(name):
+    from treasure_core.batch import BatchRunner
+
+    runner = BatchRunner(name, 64, seed=5, num_threads=1)
+    twin = BatchRunner(name, 64, seed=5, num_threads=numba.config.NUMBA_NUM_THREADS)
+    for _ in range(20):
+        masks = runner.legal_masks().copy()
+        actions = runner.random_actions()
+        assert actions.dtype == np.int64 and masks[np.arange(64), actions].all()
+        assert np.array_equal(twin.random_actions(), actions)  # by seed, whatever the threads
+        assert np.array_equal(runner.random_actions(seed=9), runner.random_actions(seed=9))
+        runner.step(actions)
+        twin.step(actions)
+    # Every legal action is drawn: over many seeds, each of one game's legal actions comes up.
+    legal = np.flatnonzero(runner.legal_masks()[0])
+    drawn = {int(runner.random_actions(seed=s)[0]) for s in range(40 * legal.size)}
+    assert drawn == set(legal.tolist())
+    with pytest.raises(ValueError, match="out must be an int64 array"):
+        runner.random_actions(out=np.empty(3, np.int64))

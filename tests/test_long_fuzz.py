@@ -28,6 +28,14 @@ def test_a_short_fuzz_counts_its_steps_and_checks() -> None:
     assert "no breach" in out.getvalue()
 
 
+def test_the_script_checks_less_often_on_request(capsys: pytest.CaptureFixture[str]) -> None:
+    assert long_fuzz.main(["nakbe", "--steps", "8000", "--chunk", "400", "--aec-share", "0.01"]) == 0
+    assert "no breach" in capsys.readouterr().out
+    for bad in (["--chunk", "0"], ["--aec-share", "2"]):
+        with pytest.raises(SystemExit):
+            long_fuzz.main(["nakbe", *bad])
+
+
 @pytest.mark.long
 @pytest.mark.parametrize("name", game_names())
 def test_long_fuzz(name: str) -> None:

@@ -5,9 +5,10 @@ For every game in the registry, at its default options:
 
 * aec        the PettingZoo AEC loop (`agent_iter` / `last` / `step`) with a uniformly random
              legal action drawn from `observation["action_mask"]`;
-* batch      `BatchRunner` driven from Python by a numpy masked-uniform policy at several batch
-             sizes, with `legal_masks()`, `observe()` and `step()` every step, on 1 thread and on
-             all of numba's threads;
+* batch      `BatchRunner` driven from Python at several batch sizes, with `observe()`,
+             `random_actions()` (a uniformly random legal action per game, drawn in a kernel from
+             `legal_masks()`: Pgx's row draws its random actions inside its jitted step too) and
+             `step()` every step, on 1 thread and on all of numba's threads;
 * playout    `BatchRunner.random_playout` (random self-play inside one numba kernel) on 1 thread,
              on all threads, and as that many separate 1-thread processes (the scaling reference);
 * start      seconds from launching a fresh Python process until the first `reset`, the end of
@@ -138,24 +139,17 @@ def aec_random_loop(env: Any, rng: np.random.Generator, seconds: float, first_se
             return steps, time.perf_counter() - start
 
 
-def masked_uniform_actions(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """One uniformly random legal action per row of `masks`: the argmax of uniform noise over
-    the legal entries (illegal entries get -1, below any noise)."""
-    noise = rng.random(masks.shape)
-    return np.where(masks != 0, noise, -1.0).argmax(axis=1)
-
-
 def batch_python_loop(runner: BatchRunner, rng: np.random.Generator, seconds: float) -> tuple[int, float]:
-    """Step every game of `runner` with the masked-uniform policy, observing every step as a
-    learner would, until `seconds` have passed."""
+    """Step every game of `runner` with uniformly random legal actions (`random_actions`),
+    observing every step as a learner would, until `seconds` have passed."""
     observations = np.empty((runner.n_games, runner.dims.obs_size), np.float32)
     steps = 0
     start = time.perf_counter()
     deadline = start + seconds
+    actions = np.empty(runner.n_games, np.int64)
     while True:
-        masks = runner.legal_masks()
         runner.observe(out=observations)
-        runner.step(masked_uniform_actions(masks, rng))
+        runner.step(runner.random_actions(seed=int(rng.integers(1 << 62)), out=actions))
         steps += runner.n_games
         if time.perf_counter() >= deadline:
             return steps, time.perf_counter() - start

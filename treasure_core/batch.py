@@ -17,6 +17,7 @@ import numpy as np
 from treasure_core.aec import SEED_MODULUS, normalise_seed, random_seed
 from treasure_core.game import GameSpec
 from treasure_core.header import CURRENT_PLAYER, STATE_DTYPE, TERMINAL
+from treasure_core.kernels import sample_legal_actions
 from treasure_core.registry import get_game
 
 
@@ -125,6 +126,8 @@ class BatchRunner:
         numba.set_num_threads(self.num_threads)
         self.kernels.batch_init(self._states, self.params, seeds)
         self._masks_fresh = False
+        # random_actions() without a seed draws its calls' seeds from here: reproducible by seed.
+        self._action_seeds = np.random.default_rng(int(seeds[0]))
 
     def current_players(self) -> np.ndarray:
         return self._states[:, CURRENT_PLAYER].copy()
@@ -143,6 +146,22 @@ class BatchRunner:
             out = np.empty((self.n_games, self.dims.obs_size), np.float32)
         numba.set_num_threads(self.num_threads)
         self.kernels.batch_observe(self._states, out)
+        return out
+
+    def random_actions(self, seed: int | None = None, out: np.ndarray | None = None) -> np.ndarray:
+        """(n_games,) int64: a uniformly random legal action for each game's player to act,
+        drawn inside one kernel from legal_masks() (the random opponent or exploration of a
+        training loop, without a numpy pass over every mask). Without `seed`, each call's seed
+        comes from the runner's own stream (set by reset), so a run repeats from its seed."""
+        if out is None:
+            out = np.empty(self.n_games, np.int64)
+        elif not isinstance(out, np.ndarray) or out.shape != (self.n_games,) or out.dtype != np.int64:
+            raise ValueError(f"out must be an int64 array of shape ({self.n_games},); got {out!r:.80}")
+        seed = int(self._action_seeds.integers(SEED_MODULUS)) if seed is None else normalise_seed(seed)
+        masks = self.legal_masks()
+        numba.set_num_threads(self.num_threads)
+        if sample_legal_actions(masks, seed, out):
+            raise ValueError(f"{self.game.env_name}: a game of the batch has no legal action")
         return out
 
     def step(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

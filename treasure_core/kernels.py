@@ -3,7 +3,7 @@ and turning final scores into winners and rewards. Plain @njit functions (no fun
 caches them (docs/architecture.md, The kernel contract)."""
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 from treasure_core.header import (
     DECISIONS,
@@ -16,7 +16,7 @@ from treasure_core.header import (
     RNG,
     TERMINAL,
 )
-from treasure_core.rng import mix64, rng_next, rng_seed
+from treasure_core.rng import GOLDEN, mix64, rng_next, rng_seed
 
 
 @njit(cache=True)
@@ -97,3 +97,29 @@ def outcome_rewards(
     winners_mask(scores, tiebreaks, competitors, winners)
     for p in range(num_players):
         out[p] = 1.0 if winners[p] else -1.0
+
+
+@njit(cache=True, parallel=True)
+def sample_legal_actions(masks: np.ndarray, seed: int, out: np.ndarray) -> int:
+    """A uniformly random legal action for each row of `masks` (n_games, n_actions) into `out`
+    (-1 where no action is legal): row g draws from SplitMix64 at mix64(seed) + g * GOLDEN, so
+    the result does not depend on the thread count. Returns the rows with no legal action."""
+    base = mix64(np.uint64(seed))
+    empty = 0
+    for g in prange(masks.shape[0]):
+        count = 0
+        for action in range(masks.shape[1]):
+            count += masks[g, action] != 0
+        if count == 0:
+            out[g] = -1
+            empty += 1
+            continue
+        # A 64-bit word modulo count < 2**16: the bias is below 2**-48.
+        k = np.int64(mix64(base + np.uint64(g + 1) * GOLDEN) % np.uint64(count))
+        for action in range(masks.shape[1]):
+            if masks[g, action] != 0:
+                if k == 0:
+                    out[g] = action
+                    break
+                k -= 1
+    return empty

@@ -12,6 +12,7 @@ from numba import njit
 RNG_WORDS = 2  # int32 slots taken by one generator
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+GOLDEN = _GOLDEN  # SplitMix64's increment, for streams derived from one seed
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 _MIX2 = np.uint64(0x94D049BB133111EB)
 _LOW32 = np.uint64(0xFFFFFFFF)
