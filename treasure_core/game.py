@@ -192,6 +192,9 @@ class GameSpec:
     # The limit that cuts a game the rules alone might never end (Guard); None: the rules end
     # every game.
     guard: Guard | None = None
+    # (state, viewer=None) -> a standalone SVG document of the board: viewer None the full view
+    # (everything), a seat only what it may know; targets carry data-actions (treasure_core.svg).
+    render_svg: Callable[..., str] | None = None
 
     @property
     def options(self) -> tuple[Option, ...]:
