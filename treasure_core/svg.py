@@ -244,3 +244,17 @@ class Targets:
 
     def __bool__(self) -> bool:
         return bool(self.legal)
+
+
+def action_buttons(
+    doc: Svg, x: float, y: float, actions: Sequence[int], words: Callable[[int], str], width: float = 330
+) -> float:
+    """One button per action (its words on it) from (x, y) down, for the legal actions that name
+    no drawn component (pass, end the turn, a vote); returns the y below them."""
+    for action in actions:
+        label = words(int(action))
+        doc.rect(x, y, width, 20, "#eef2ff", stroke="#3050a0", rx=4, actions=[action], tip=label)
+        shown = label if len(label) <= width / 6.2 else label[: int(width / 6.2) - 1] + "…"
+        doc.text(x + 6, y + 14, shown, size=11, actions=[action], tip=label)
+        y += 24
+    return y
