@@ -50,6 +50,8 @@ class Svg:
         if actions:
             attrs["class"] = f"{attrs['class']} target" if "class" in attrs else "target"
             attrs["data-actions"] = " ".join(str(int(a)) for a in actions)
+        elif not tip:  # a mark with no words lets a click through to the target under it
+            attrs["pointer-events"] = "none"
         text = " ".join(
             f"{k}={quoteattr(_number(v) if isinstance(v, (int, float)) else str(v))}"
             for k, v in attrs.items()
