@@ -226,6 +226,9 @@ def render_ansi(state: np.ndarray, viewer: int | None = None, colour: bool = Tru
         legend += "  % secret passage" if features & FEATURE_PASSAGE else ""
         legend += "  S snakes" if features & FEATURE_SNAKES else ""
     lines.append(legend + "  @ Guardian  lower case: dark side")
+    lines.append(
+        "  explorers: " + ", ".join(f"{_LETTER[e]} {EXPLORER_NAMES[e]}" for e in range(NUM_EXPLORERS))
+    )
     if side == 1 and features & FEATURE_SNAKES:
         lines.append(
             "  the snakes " + ("wait at the bottom left" if state[SNAKES_WAITING] else "have struck")

@@ -354,6 +354,17 @@ def _bot_lines(state: np.ndarray, colour: bool) -> list[str]:
     return lines
 
 
+# What the tile rows' marks mean (a row reads like `1M2[0.] 2C[..]; left fire[.] 2M/X`).
+ANSI_LEGEND = [
+    "  legend: 1C+2S a space's gain (C corn, S skin, M mask, VP victory points, T tseek'); market, "
+    "heritage: those spaces",
+    "  a 2 after a space: it takes 2 workers (of different players) in 4-player games; [..] its places: "
+    "a digit is that player's worker, . empty",
+    "  left/right fire[.] an Encampment, its worker, then its options (a/b); X a black cube covers it "
+    "(on Pituk, start or increase: blocks it)",
+]
+
+
 def render_ansi(state: np.ndarray, viewer: int | None = None, colour: bool = True) -> str:
     """The table: the Pyramid tile, the jungle tiles, the cards, the clans. `viewer` adds that
     player's own hand; never shows another hand, a deck order or a face-down tile."""
@@ -403,6 +414,7 @@ def render_ansi(state: np.ndarray, viewer: int | None = None, colour: bool = Tru
                 fire = _who(int(state[ENCAMP_WORKER + position * 2 + side]), colour)
                 camps.append(f"{SIDES[side]} fire[{fire}] {'/'.join(options)}")
         lines.append(f" {position + 1}. {TILE_NAMES[tile]}: {' '.join(spaces)}; {'; '.join(camps)}")
+    lines += ANSI_LEGEND
     market = [market_words(int(c)) for c in state[MARKET_SLOT : MARKET_SLOT + MARKET_SHOWN] if c != NO_CARD]
     lines.append(f"Market ({int(state[MARKET_DECK_COUNT])} in the deck): " + " | ".join(market))
     offers = [
@@ -668,7 +680,7 @@ def _svg_tile(
         else:
             named = [HERITAGE_ACTION.start + position * NUM_HERITAGE + c for c in range(NUM_HERITAGE)]
             label = "Heritage"
-        second = "2 workers" if SPACE_DOUBLE[tile, space] else ""
+        second = "2 places (4 players)" if SPACE_DOUBLE[tile, space] else ""
         _target_box(doc, state, sx, sy, 76, 46, "#e8e0c0", targets.take(named), label, second=second)
         _marks(
             doc,
