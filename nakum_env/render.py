@@ -813,9 +813,13 @@ def render_svg(state: np.ndarray, viewer: int | None = None) -> str:
     if state[VARIANT + V_CENOTE]:
         doc.text(px + 8, py + 156, f"Cenote: {int(state[TSEEK_SUPPLY])} tseek' left", size=10)
     y = top + 3 * (_TILE_H + 8) + 4
-    market = [
-        (market_words(int(card)), targets.take([]))
-        for card in state[MARKET_SLOT : MARKET_SLOT + MARKET_SHOWN]
+    positions = range(int(state[POSITIONS]))
+    market = [  # a card names its acquisition on every Market space
+        (
+            market_words(int(card)),
+            targets.take([MARKET_ACTION.start + q * MARKET_SHOWN + slot for q in positions]),
+        )
+        for slot, card in enumerate(state[MARKET_SLOT : MARKET_SLOT + MARKET_SHOWN])
         if card != NO_CARD
     ]
     y = _svg_card_row(doc, state, 10, y, f"Market ({int(state[MARKET_DECK_COUNT])} in the deck)", market)
@@ -860,7 +864,13 @@ def render_svg(state: np.ndarray, viewer: int | None = None) -> str:
             if state[HERITAGE_HOLDER + c] == acting + 1 and not state[HERITAGE_PLAYED + c]
         ]
         cards = [
-            (f"H{c}: {amount_words(HERITAGE_GAIN[c])}", targets.take([HERITAGE_SETUP.start + c]))
+            (
+                f"H{c}: {amount_words(HERITAGE_GAIN[c])}",
+                targets.take(
+                    [HERITAGE_SETUP.start + c]
+                    + [HERITAGE_ACTION.start + q * NUM_HERITAGE + c for q in range(int(state[POSITIONS]))]
+                ),
+            )
             for c in hand
         ]
         if cards and not state[TERMINAL]:
