@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from treasure_core.aec import TreasureAECEnv
-from treasure_core.conformance import random_legal
+from treasure_core.conformance import configs, random_legal
 from treasure_core.header import CURRENT_PLAYER, NUM_PLAYERS, TERMINAL
 from treasure_core.parallel import TreasureParallelEnv
 from treasure_core.registry import all_games, get_game
@@ -30,23 +30,36 @@ POINTS = (0, 3, 12, 40, 120)  # decisions into a game at which its boards are dr
 compared = {"boards": 0}
 
 
-def _states(name: str, seeds: tuple[int, ...]) -> list[np.ndarray]:
-    """States of random legal games, for each player count the game allows (its fewest and its
-    most), at each of POINTS and at the end."""
+def _play(game, options: dict, seed: int) -> list[np.ndarray]:
+    """The states of one random legal game at each of POINTS and at its end."""
+    env = TreasureAECEnv(game, **options)
+    env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    found = []
+    for decisions in range(max(POINTS) + 1):
+        if decisions in POINTS:
+            found.append(env.get_state().copy())
+        if env.is_over():
+            break
+        env.step(random_legal(rng, env.action_mask(env.agent_selection)))
+    found.append(env.get_state().copy())
+    return found
+
+
+def _states(name: str, seeds: tuple[int, ...], every_option: bool = False) -> list[np.ndarray]:
+    """States of random legal games: for the game's fewest, default and most players with each
+    seed, and for each of its own options' other values (one at a time, the conformance suite's
+    configs) with the first seed, or with every seed when `every_option`."""
     game = get_game(name)
     found = []
     for players in sorted({game.min_players, game.max_players, game.default_players}):
         for seed in seeds:
-            env = TreasureAECEnv(game, num_players=players)
-            env.reset(seed=seed)
-            rng = np.random.default_rng(seed)
-            for decisions in range(max(POINTS) + 1):
-                if decisions in POINTS:
-                    found.append(env.get_state().copy())
-                if env.is_over():
-                    break
-                env.step(random_legal(rng, env.action_mask(env.agent_selection)))
-            found.append(env.get_state().copy())
+            found += _play(game, {"num_players": players}, seed)
+    common = {"num_players", "reward", "observation_format"}
+    for options in configs(game, combinations=False):
+        if not common & options.keys():
+            for seed in seeds if every_option else seeds[:1]:
+                found += _play(game, options, seed)
     return found
 
 
@@ -132,7 +145,7 @@ def test_render_mode_svg_in_both_drivers(name: str) -> None:
 @pytest.mark.parametrize("name", GAMES)
 def test_hidden_boards_over_many_games(name: str) -> None:
     game = get_game(name)
-    for k, state in enumerate(_states(name, tuple(range(2, 10)))):
+    for k, state in enumerate(_states(name, tuple(range(2, 8)), every_option=True)):
         for seat in range(int(state[NUM_PLAYERS])):
             twin = state.copy()
             if not state[TERMINAL]:
