@@ -325,7 +325,7 @@ _SPACE_FILLS = (  # (what, fill): the kinds of space, as the board and the legen
     ("trap", "#c05040"),
     ("lightless", "#8a8aa6"),
     ("river", "#5a9ad2"),
-    ("passage", "#8c6440"),
+    ("passage", "#d9a066"),
     ("snakes", "#5cb05c"),
 )
 _CELL = 58

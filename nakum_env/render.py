@@ -876,7 +876,14 @@ def render_svg(state: np.ndarray, viewer: int | None = None) -> str:
         if cards and not state[TERMINAL]:
             y = _svg_card_row(doc, state, 10, y, f"player_{acting}'s Heritage hand", cards)
     if n == 1:
-        for line in _bot_lines(state, False):
+        bot = _bot_lines(state, False)
+        if full:  # the full view turns Chaak'Bot's face-down cards up
+            for k, value in enumerate(int(c) for c in state[BOT_DRAWN : BOT_DRAWN + BOT_DRAW]):
+                if value != NO_CARD and value >= BOT_FACE_DOWN:
+                    card = value - BOT_FACE_DOWN
+                    words = f"face down: {bot_card_words(card, int(state[BOT_ORIENT + card]))}"
+                    bot = [line.replace(f"card {k + 1}: face down", f"card {k + 1}: {words}") for line in bot]
+        for line in bot:
             doc.text(10, y + 12, line[:150], size=9)
             y += 15
     if state[TERMINAL]:
