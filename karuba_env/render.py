@@ -21,6 +21,7 @@ from karuba_env.data import (
     TILE_ITEM,
     TREASURE_VALUES,
 )
+from karuba_env.kernels import legal_mask
 from karuba_env.state import (
     ACTIONS,
     ADVENTURER_BEACH,
@@ -60,6 +61,7 @@ from karuba_env.state import (
 )
 from treasure_core.ansi import paint
 from treasure_core.header import CURRENT_PLAYER, NUM_PLAYERS, TERMINAL
+from treasure_core.svg import Svg, Targets, action_buttons, legal_actions, legend
 
 # One letter, ANSI colour and RGB colour per adventurer/temple colour (brown shows as N).
 _LETTER = ("N", "B", "P", "Y")
@@ -328,3 +330,226 @@ def describe_step(before: np.ndarray, action: int, after: np.ndarray, viewer: in
     if not after[TERMINAL] and after[PHASE] != PHASE_DRAFT and revealed != int(before[TILES_REVEALED]):
         lines.append(f"  revealed {tile_words(int(after[STACK + revealed - 1]))}")
     return lines
+
+
+# -- the SVG board (render_mode="svg") --------------------------------------------------------
+_HEX = ("#8c5a28", "#325adc", "#9640be", "#f0dc28")
+_CELL = 44
+_JUNGLE, _BEACH, _GROUND, _PATH = "#2e6e38", "#e6d296", "#5c9c5c", "#c8a070"
+_CRYSTAL, _GOLD = "#78dcff", "#f5c800"
+
+
+def _side_spot(index: int, beach: bool) -> tuple[int, int]:
+    """The (row, column) on an island's (ROWS + 2) x (COLS + 2) frame of beach or jungle space
+    `index` (0-based): beach left of rows 1-5 then below columns 1-6, jungle above columns 1-6
+    then right of rows 1-5."""
+    cell = int(BEACH_CELL[index] if beach else JUNGLE_CELL[index])
+    r, c = cell // COLS + 1, cell % COLS + 1
+    if beach:
+        return (r, 0) if index < ROWS else (ROWS + 1, c)
+    return (0, c) if index < COLS else (r, COLS + 1)
+
+
+def _svg_tile(doc: Svg, x: float, y: float, tile: int, size: float) -> None:
+    exits = int(TILE_EXITS[tile])
+    w = size / 4
+    mid = size / 2 - w / 2
+    doc.rect(x + mid, y + mid, w, w, _PATH, stroke="none")
+    if exits & 1:
+        doc.rect(x + mid, y, w, mid + w, _PATH, stroke="none")
+    if exits & 2:
+        doc.rect(x + mid, y + mid, size - mid, w, _PATH, stroke="none")
+    if exits & 4:
+        doc.rect(x + mid, y + mid, w, size - mid, _PATH, stroke="none")
+    if exits & 8:
+        doc.rect(x, y + mid, mid + w, w, _PATH, stroke="none")
+
+
+def _svg_island(
+    doc: Svg, state: np.ndarray, seat: int, x0: float, y0: float, targets: Targets, mine: bool
+) -> None:
+    """One player's island: its frame of beach and jungle, its tiles, temples and adventurers;
+    `mine`: the island of the player to act, whose spaces are targets."""
+    left, top = x0 + _CELL, y0 + _CELL
+    for c in range(COLS):
+        doc.text(left + c * _CELL + _CELL / 2, y0 - 4, f"col {c + 1}", size=9, anchor="middle")
+    for r in range(ROWS):
+        doc.text(x0 - 3, top + r * _CELL + _CELL / 2 + 3, f"row {r + 1}", size=9, anchor="end")
+    for b in range(NUM_BEACH):
+        r, c = _side_spot(b, True)
+        actions = (
+            targets.take([DRAFT_ADVENTURER.start + colour * NUM_BEACH + b for colour in range(NUM_COLOURS)])
+            if mine
+            else []
+        )
+        tip = "; ".join(describe_action(state, a) for a in actions) if actions else f"beach {b + 1}"
+        doc.rect(
+            x0 + c * _CELL,
+            y0 + r * _CELL,
+            _CELL,
+            _CELL,
+            _BEACH,
+            actions=actions,
+            tip=tip,
+            **({"stroke": "#ff7f00", "stroke_width": 3} if actions else {}),
+        )
+        doc.text(x0 + c * _CELL + 4, y0 + r * _CELL + 11, f"b{b + 1}", size=9)
+    for j in range(NUM_JUNGLE):
+        r, c = _side_spot(j, False)
+        actions = targets.take([DRAFT_TEMPLE.start + j]) if mine else []
+        tip = describe_action(state, actions[0]) if actions else f"jungle {j + 1}"
+        doc.rect(
+            x0 + c * _CELL,
+            y0 + r * _CELL,
+            _CELL,
+            _CELL,
+            _JUNGLE,
+            actions=actions,
+            tip=tip,
+            **({"stroke": "#ff7f00", "stroke_width": 3} if actions else {}),
+        )
+        doc.text(x0 + c * _CELL + 4, y0 + r * _CELL + 11, f"j{j + 1}", size=9, fill="#ffffff")
+    for cell in range(NUM_CELLS):
+        r, c = divmod(cell, COLS)
+        x, y = left + c * _CELL, top + r * _CELL
+        named = [PLACE.start + cell] + [
+            MOVE_BASE + colour * MOVE_TARGETS + cell for colour in range(NUM_COLOURS)
+        ]
+        actions = targets.take(named) if mine else []
+        tip = "; ".join(describe_action(state, a) for a in actions) if actions else cell_words(cell)
+        doc.rect(
+            x,
+            y,
+            _CELL,
+            _CELL,
+            _GROUND,
+            actions=actions,
+            tip=tip,
+            **({"stroke": "#ff7f00", "stroke_width": 3} if actions else {}),
+        )
+        tile = int(state[CELL_TILE + seat * NUM_CELLS + cell])
+        if tile != NO_TILE:
+            _svg_tile(doc, x, y, tile, _CELL)
+            item = int(state[CELL_ITEM + seat * NUM_CELLS + cell])
+            if item == CRYSTAL:
+                doc.polygon([(x + 7, y + 2), (x + 12, y + 8), (x + 7, y + 14), (x + 2, y + 8)], _CRYSTAL)
+            elif item == GOLD:
+                doc.circle(x + 8, y + 8, 5, _GOLD)
+    for colour in range(NUM_COLOURS):
+        if state[TEMPLE_JUNGLE + colour] != NOT_PLACED:
+            r, c = _side_spot(int(state[TEMPLE_JUNGLE + colour]) - 1, False)
+            x, y = x0 + c * _CELL, y0 + r * _CELL
+            actions = targets.take([MOVE_BASE + colour * MOVE_TARGETS + TEMPLE_TARGET]) if mine else []
+            tip = describe_action(state, actions[0]) if actions else f"the {COLOUR_NAMES[colour]} temple"
+            doc.polygon(
+                [(x + 8, y + _CELL - 6), (x + _CELL / 2, y + 14), (x + _CELL - 8, y + _CELL - 6)],
+                _HEX[colour],
+                stroke="#ff7f00" if actions else "#000000",
+                actions=actions,
+                tip=tip,
+            )
+        position = int(state[ADVENTURER_POS + seat * NUM_COLOURS + colour])
+        if position == ON_BEACH and state[ADVENTURER_BEACH + colour] != NOT_PLACED:
+            r, c = _side_spot(int(state[ADVENTURER_BEACH + colour]) - 1, True)
+            cx, cy = x0 + c * _CELL + _CELL / 2, y0 + r * _CELL + _CELL / 2 + 4
+        elif position == IN_TEMPLE:
+            r, c = _side_spot(int(state[TEMPLE_JUNGLE + colour]) - 1, False)
+            cx, cy = x0 + c * _CELL + _CELL / 2, y0 + r * _CELL + _CELL / 2 + 8
+        elif position >= 0:
+            r, c = divmod(position, COLS)
+            cx, cy = left + c * _CELL + _CELL / 2 + 6, top + r * _CELL + _CELL / 2 + 6
+        else:
+            continue
+        doc.circle(cx, cy, 8, _HEX[colour], stroke="#ffffff" if position == IN_TEMPLE else "#000000")
+        doc.text(
+            cx,
+            cy + 3.5,
+            _LETTER[colour],
+            size=9,
+            fill="#ffffff" if colour != 3 else "#000000",
+            anchor="middle",
+            weight="bold",
+        )
+
+
+def render_svg(state: np.ndarray, viewer: int | None = None) -> str:
+    """Every island as an SVG document (all public): the 5 x 6 grid labelled as cell_words
+    names it, the beach spaces b1-b11 and the jungle spaces j1-j11 around it, the tiles'
+    paths, crystals and gold, the temples and the adventurers in their colours; the tile
+    showing, the treasures left, and the decisions the viewer may know (its own; the full
+    view, viewer None, every player's). The player to act's island carries the targets: the
+    cells to lay the tile on or move to, the temples, the beach and jungle spaces of the draft,
+    and a button to discard."""
+    n = int(state[NUM_PLAYERS])
+    full = viewer is None
+    targets = Targets(legal_actions(state, viewer, legal_mask, ACTIONS.size))
+    acting = int(state[CURRENT_PLAYER])
+    doc = Svg("Karuba")
+    view = "full view" if full else f"player_{viewer}'s view"
+    doc.text(10, 22, f"Karuba ({view})", size=16, weight="bold")
+    revealed = int(state[TILES_REVEALED])
+    y = 44
+    if state[TERMINAL]:
+        doc.text(10, y, f"game over ({END_NAMES[int(state[END_CONDITION])]})", size=12, weight="bold")
+    elif state[PHASE] == PHASE_DRAFT:
+        doc.text(10, y, f"set-up draft: player_{acting} places an adventurer and its temple", size=12)
+    else:
+        tile = int(state[STACK + revealed - 1])
+        doc.rect(10, y - 12, _CELL, _CELL, _GROUND, tip=tile_words(tile))
+        _svg_tile(doc, 10, y - 12, tile, _CELL)
+        item = int(TILE_ITEM[tile])
+        if item:
+            doc.circle(18, y - 4, 5, _CRYSTAL if item == CRYSTAL else _GOLD)
+        decided = [p for p in range(n) if state[PENDING + p] != NO_ACTION]
+        doc.text(62, y + 2, f"showing: {tile_words(tile)} ({revealed} of {NUM_TILES} revealed)", size=12)
+        doc.text(
+            62,
+            y + 18,
+            f"decided: {', '.join(f'player_{p}' for p in decided) or 'nobody'}; player_{acting} to decide",
+            size=11,
+        )
+        y += 30
+    stacks = []
+    for c in range(NUM_COLOURS):
+        left = TREASURE_VALUES[n, int(state[STACK_TAKEN + c]) : n]
+        stacks.append(f"{COLOUR_NAMES[c]} {' '.join(str(int(v)) for v in left) or '-'}")
+    doc.text(10, y + 16, "treasures left: " + "; ".join(stacks), size=11)
+    y += 24
+    if state[LAST_TILE] != NO_TILE:
+        done = [f"player_{p} {_outcome(int(state[LAST_ACTION + p]))}" for p in range(n)]
+        doc.text(10, y + 10, f"last tile {int(state[LAST_TILE])}: " + "; ".join(done), size=10)
+        y += 18
+    width = (COLS + 2) * _CELL + 60
+    height = (ROWS + 2) * _CELL + 60
+    for seat in range(n):
+        x0 = 50 + (seat % 2) * width
+        y0 = y + 40 + (seat // 2) * height
+        tag = " (you)" if seat == viewer else ""
+        doc.text(
+            x0,
+            y0 - 20,
+            f"player_{seat}{tag}: {_summary(state, seat)}",
+            size=10,
+            weight="bold" if seat == acting else None,
+        )
+        _svg_island(doc, state, seat, x0, y0, targets, seat == acting and bool(targets))
+        if (full or seat == viewer) and not state[TERMINAL] and state[PENDING + seat] != NO_ACTION:
+            words = describe_action(state, int(state[PENDING + seat]), seat)
+            doc.text(x0, y0 + (ROWS + 2) * _CELL + 12, f"decided (secret): {words}", size=9)
+    y = y + 40 + ((n + 1) // 2) * height
+    rest = sorted(targets.legal - targets.reached)
+    y = action_buttons(doc, 10, y - 10, targets.take(rest), lambda a: describe_action(state, a))
+    entries = [("dot", _HEX[c], f"{_LETTER[c]}: {COLOUR_NAMES[c]} adventurer") for c in range(NUM_COLOURS)]
+    entries += [
+        ("▲", "#222222", "a temple, in its colour"),
+        ("ring", "#ffffff", "white edge: adventurer in its temple"),
+        ("box", _BEACH, "beach space b1-b11"),
+        ("box", _JUNGLE, "jungle space j1-j11"),
+        ("box", _GROUND, "empty cell"),
+        ("box", _PATH, "path on a tile"),
+        ("◆", _CRYSTAL, "crystal"),
+        ("dot", _GOLD, "gold nugget"),
+        ("ring", "#ff7f00", "orange edge: a target"),
+    ]
+    legend(doc, 10, y + 4, entries)
+    return doc.document()

@@ -136,6 +136,7 @@ GAME = GameSpec(
     info_names={f"{name}end_condition": END_CODES for name in ("", "temple_", "jungle_")},
     render_ansi=render.render_ansi,
     render_rgb=render.render_rgb,
+    render_svg=render.render_svg,
     action_name=render.describe_action,
     describe_step=render.describe_step,
     check_invariants=check_invariants,

@@ -26,7 +26,7 @@ from nakbe_env.data import (
     TRACK_LENGTHS,
     TRAP,
 )
-from nakbe_env.kernels import advance, destination, landing
+from nakbe_env.kernels import advance, destination, landing, legal_mask
 from nakbe_env.state import (
     ACTIONS,
     CAMPAIGN,
@@ -76,6 +76,7 @@ from nakbe_env.state import (
 )
 from treasure_core.ansi import pad, paint
 from treasure_core.header import CURRENT_PLAYER, NUM_PLAYERS, TERMINAL
+from treasure_core.svg import Svg, Targets, grid_labels, legal_actions, legend
 
 # One ANSI colour and one letter per explorer (brown is shown as yellow-on-dark, black as grey).
 _ANSI = ("\x1b[35m", "\x1b[93m", "\x1b[32m", "\x1b[34m", "\x1b[31m", "\x1b[33m", "\x1b[90m")
@@ -225,6 +226,9 @@ def render_ansi(state: np.ndarray, viewer: int | None = None, colour: bool = Tru
         legend += "  % secret passage" if features & FEATURE_PASSAGE else ""
         legend += "  S snakes" if features & FEATURE_SNAKES else ""
     lines.append(legend + "  @ Guardian  lower case: dark side")
+    lines.append(
+        "  explorers: " + ", ".join(f"{_LETTER[e]} {EXPLORER_NAMES[e]}" for e in range(NUM_EXPLORERS))
+    )
     if side == 1 and features & FEATURE_SNAKES:
         lines.append(
             "  the snakes " + ("wait at the bottom left" if state[SNAKES_WAITING] else "have struck")
@@ -322,3 +326,199 @@ def describe_step(before: np.ndarray, action: int, after: np.ndarray, viewer: in
     if not after[TERMINAL]:
         lines.append(f"  player_{int(after[CURRENT_PLAYER])} rolled {int(after[DIE])}")
     return lines
+
+
+# -- the SVG board (render_mode="svg") --------------------------------------------------------
+_HEX = ("#9640be", "#f0dc28", "#28aa3c", "#325adc", "#dc2828", "#8c5a28", "#141414")
+_SPACE_FILLS = (  # (what, fill): the kinds of space, as the board and the legend show them
+    ("start", "#e6c85a"),
+    ("plain", "#e8dcb8"),
+    ("trap", "#c05040"),
+    ("lightless", "#8a8aa6"),
+    ("river", "#5a9ad2"),
+    ("passage", "#d9a066"),
+    ("snakes", "#5cb05c"),
+)
+_CELL = 58
+
+
+def _space_kind(state: np.ndarray, space: int) -> str:
+    flags = SPACE_FLAGS[state[SIDE], space]
+    features = state[FEATURES]
+    if space == START:
+        return "start"
+    if flags & TRAP:
+        return "trap"
+    if flags & RIVER and features & FEATURE_RIVER:
+        return "river"
+    if flags & PASSAGE and features & FEATURE_PASSAGE:
+        return "passage"
+    if flags & SNAKES and state[SNAKES_WAITING]:
+        return "snakes"
+    if flags & LIGHTLESS:
+        return "lightless"
+    return "plain"
+
+
+def render_svg(state: np.ndarray, viewer: int | None = None) -> str:
+    """The board as an SVG document: the track on its labelled grid (each space numbered and
+    coloured by its kind, the treasure tokens, the Guardian, the explorers in their colours, a
+    ring for one on the dark side), the scoring boards, the tokens and the team cards. A seat's
+    view shows its own team and treasure values only; the full view (viewer None) shows every
+    team card and every token's value. The explorers the player to act may move are targets."""
+    side = int(state[SIDE])
+    n = int(state[NUM_PLAYERS])
+    full = viewer is None
+    targets = Targets(legal_actions(state, viewer, legal_mask, ACTIONS.size))
+    doc = Svg(f"Treasures of Nakbe, {SIDE_NAMES[side]} side")
+    game = "An Endless Threat: " if state[CAMPAIGN] else ""
+    view = "full view" if full else f"player_{viewer}'s view"
+    doc.text(10, 22, f"Treasures of Nakbe, {game}{SIDE_NAMES[side]} side ({view})", size=16, weight="bold")
+    doc.text(10, 40, EXIT_NOTES[side], size=11)
+    n_rows, n_cols = GRID_SHAPES[side]
+    left, top = 60, 70
+    grid_labels(doc, left, top, _CELL, n_rows, n_cols)
+    fills = dict(_SPACE_FILLS)
+    for space in range(TRACK_LENGTHS[side] + 1):
+        r, c = SPACE_GRID[side, space]
+        x, y = left + c * _CELL, top + r * _CELL
+        kind = _space_kind(state, space)
+        name = START_NAMES[side] if space == START else f"space {space} ({kind})"
+        doc.rect(x, y, _CELL, _CELL, fills[kind], tip=name)
+        if SPACE_FLAGS[side, space] & LIGHTLESS and kind != "lightless":
+            doc.rect(x + 2, y + 2, _CELL - 4, _CELL - 4, "none", stroke=fills["lightless"], stroke_width=3)
+        doc.text(x + 3, y + 12, "St" if space == START else str(space), size=10, weight="bold")
+        token = int(state[SPACE_TOKEN + space])
+        if token != NO_TOKEN:
+            doc.circle(x + _CELL - 10, y + 10, 7, "#f5c800", tip="a treasure token")
+            if full:
+                doc.text(x + _CELL - 10, y + 14, str(token), size=10, anchor="middle")
+    room_r, room_c = GUARDIAN_START_GRID[side]
+    doc.rect(
+        left + room_c * _CELL, top + room_r * _CELL, _CELL, _CELL, "#786450", tip=GUARDIAN_START_NAMES[side]
+    )
+    doc.text(
+        left + room_c * _CELL + 3, top + room_r * _CELL + 12, "Gd", size=10, fill="#ffffff", weight="bold"
+    )
+    guardian = int(state[GUARDIAN_POS])
+    g_r, g_c = (room_r, room_c) if guardian == GUARDIAN_START else SPACE_GRID[side, guardian]
+    doc.text(
+        left + g_c * _CELL + _CELL / 2, top + g_r * _CELL + 26, "@", size=16, anchor="middle", weight="bold"
+    )
+    at_start = 0
+    for e in range(NUM_EXPLORERS):
+        position = int(state[EXPLORER_POS + e])
+        if position < 0:
+            continue
+        r, c = SPACE_GRID[side, position]
+        if position == START:
+            cx = left + c * _CELL + 9 + 13 * (at_start % 4)
+            cy = top + r * _CELL + 30 + 14 * (at_start // 4)
+            at_start += 1
+        else:
+            cx, cy = left + c * _CELL + _CELL / 2, top + r * _CELL + 42
+        dark = state[EXPLORER_DARK + e] != LIGHT
+        actions = targets.take([MOVE.start + e])
+        tip = describe_move(state, e) if actions else f"{EXPLORER_NAMES[e]}{' (dark side)' if dark else ''}"
+        radius = 6 if position == START else 10
+        if dark:
+            doc.circle(cx, cy, radius + 3, "none", stroke="#000000", stroke_width=2)
+        if actions:
+            doc.circle(cx, cy, radius + 2, "none", stroke="#ff7f00", stroke_width=3, actions=actions, tip=tip)
+        doc.circle(cx, cy, radius, _HEX[e], actions=actions, tip=tip)
+        ink = "#ffffff" if e in (0, 3, 5, 6) else "#000000"
+        letter = _LETTER[e].lower() if dark else _LETTER[e]
+        doc.text(
+            cx,
+            cy + radius * 0.4,
+            letter,
+            size=radius * 1.2,
+            fill=ink,
+            anchor="middle",
+            weight="bold",
+            actions=actions,
+            tip=tip,
+        )
+    panel = left + n_cols * _CELL + 30
+    y = top
+    if targets.take([NO_MOVE_BLOCK.start]):
+        doc.rect(
+            panel,
+            y - 14,
+            150,
+            22,
+            "#f0f0f0",
+            actions=[NO_MOVE_BLOCK.start],
+            rx=4,
+            tip=describe_action(state, NO_MOVE_BLOCK.start),
+        )
+        doc.text(panel + 75, y + 2, "no move: pass", size=12, anchor="middle", actions=[NO_MOVE_BLOCK.start])
+        y += 26
+    if state[TERMINAL]:
+        doc.text(panel, y, "game over", size=13, weight="bold")
+    else:
+        doc.text(
+            panel,
+            y,
+            f"round {int(state[ROUND])}: player_{int(state[CURRENT_PLAYER])} to move",
+            size=13,
+            weight="bold",
+        )
+        y += 18
+        doc.rect(panel, y - 12, 22, 22, "#ffffff", rx=4, tip="the die")
+        doc.text(panel + 11, y + 4, str(int(state[DIE])), size=14, anchor="middle", weight="bold")
+        doc.text(panel + 30, y + 4, "the die", size=11)
+    y += 26
+    for s in range(NUM_SIDES):
+        if s != side and not state[END_CONDITIONS + s]:
+            continue
+        doc.text(panel, y, f"scoring board ({SIDE_NAMES[s]}):", size=12, weight="bold")
+        y += 6
+        for k, value in enumerate(SLOT_VALUES):
+            doc.rect(panel + k * 26, y, 24, 24, "#ffffff", tip=f"slot worth {int(value)}")
+            doc.text(panel + k * 26 + 12, y + 36, str(int(value)), size=10, anchor="middle")
+        for e in range(NUM_EXPLORERS):
+            slot = int(state[EXPLORER_SLOT + s * NUM_EXPLORERS + e])
+            if slot != NO_SLOT:
+                doc.circle(
+                    panel + slot * 26 + 12,
+                    y + 12,
+                    9,
+                    _HEX[e],
+                    tip=f"{EXPLORER_NAMES[e]}: {SLOT_VALUES[slot]}",
+                )
+        y += 54
+    doc.text(panel, y, "players:", size=12, weight="bold")
+    y += 16
+    for p in range(n):
+        held = sum(_seat_tokens(state, s, p) for s in range(NUM_SIDES))
+        shown = full or p == viewer
+        tag = " (you)" if p == viewer else ""
+        words = f"player_{p}{tag}: {int(held.sum())} tokens"
+        if shown:
+            values = " + ".join(str(v) for v in range(TOKEN_KINDS) for _ in range(int(held[v]))) or "none"
+            words += f" ({values})"
+        doc.text(panel, y, words, size=11)
+        y += 14
+        if shown:
+            doc.text(panel + 12, y, "team:", size=11)
+            for k, e in enumerate(TEAM_CARDS[state[TEAM_CARD + p]]):
+                doc.circle(panel + 56 + k * 20, y - 4, 7, _HEX[e], tip=EXPLORER_NAMES[e])
+            y += 18
+    if side == 1 and state[FEATURES] & FEATURE_SNAKES:
+        doc.text(panel, y, "the snakes " + ("wait" if state[SNAKES_WAITING] else "have struck"), size=11)
+        y += 14
+    if state[LAST_PLAYER] != NOBODY:
+        doc.text(10, top + n_rows * _CELL + 20, _last_move(state), size=11)
+    entries = [("dot", _HEX[e], f"{_LETTER[e]}: {EXPLORER_NAMES[e]} explorer") for e in range(NUM_EXPLORERS)]
+    kinds = {_space_kind(state, space) for space in range(TRACK_LENGTHS[side] + 1)} | {"lightless"}
+    entries += [("box", fill, f"{what} space") for what, fill in _SPACE_FILLS if what in kinds]
+    entries += [
+        ("box", "#786450", f"Gd {GUARDIAN_START_NAMES[side]}"),
+        ("@", "#222222", "the Guardian"),
+        ("dot", "#f5c800", "treasure token (face down)"),
+        ("ring", "#000000", "explorer on its dark side (lower case)"),
+        ("ring", "#ff7f00", "an explorer the player to act may move"),
+    ]
+    legend(doc, 10, max(y, top + n_rows * _CELL + 30), entries)
+    return doc.document()

@@ -181,6 +181,7 @@ GAME = GameSpec(
     dynamics=Dynamics(turns="simultaneous", chance=True, information="imperfect"),
     render_ansi=render.render_ansi,
     render_rgb=render.render_rgb,
+    render_svg=render.render_svg,
     action_name=render.describe_action,
     describe_step=render.describe_step,
     check_invariants=check_invariants,

@@ -64,7 +64,7 @@ from nakum_env.data import (
     TSEEK,
     WORKERS_PER_COLOUR,
 )
-from nakum_env.kernels import score_of
+from nakum_env.kernels import legal_mask, score_of
 from nakum_env.state import (
     ACTIONS,
     AVAILABLE,
@@ -83,6 +83,7 @@ from nakum_env.state import (
     CUBE_INCREASE,
     CUBE_PITUK,
     CUBE_RESERVE,
+    CUBE_START,
     EFFECT,
     EFFECT_CARD,
     ENCAMP_WORKER,
@@ -154,6 +155,7 @@ from nakum_env.state import (
 )
 from treasure_core.ansi import paint
 from treasure_core.header import CURRENT_PLAYER, NUM_PLAYERS, TERMINAL
+from treasure_core.svg import Svg, Targets, action_buttons, legal_actions, legend
 
 _ANSI = ("\x1b[31m", "\x1b[34m", "\x1b[32m", "\x1b[33m")
 _RGB = np.array([(210, 50, 50), (50, 90, 220), (40, 170, 60), (230, 200, 40)], np.uint8)
@@ -353,6 +355,17 @@ def _bot_lines(state: np.ndarray, colour: bool) -> list[str]:
     return lines
 
 
+# What the tile rows' marks mean (a row reads like `1M2[0.] 2C[..]; left fire[.] 2M/X`).
+ANSI_LEGEND = [
+    "  legend: 1C+2S a space's gain (C corn, S skin, M mask, VP victory points, T tseek'); market, "
+    "heritage: those spaces",
+    "  a 2 after a space: it takes 2 workers (of different players) in 4-player games; [..] its places: "
+    "a digit is that player's worker, . empty",
+    "  left/right fire[.] an Encampment, its worker, then its options (a/b); X a black cube covers it "
+    "(on Pituk, start or increase: blocks it)",
+]
+
+
 def render_ansi(state: np.ndarray, viewer: int | None = None, colour: bool = True) -> str:
     """The table: the Pyramid tile, the jungle tiles, the cards, the clans. `viewer` adds that
     player's own hand; never shows another hand, a deck order or a face-down tile."""
@@ -402,6 +415,7 @@ def render_ansi(state: np.ndarray, viewer: int | None = None, colour: bool = Tru
                 fire = _who(int(state[ENCAMP_WORKER + position * 2 + side]), colour)
                 camps.append(f"{SIDES[side]} fire[{fire}] {'/'.join(options)}")
         lines.append(f" {position + 1}. {TILE_NAMES[tile]}: {' '.join(spaces)}; {'; '.join(camps)}")
+    lines += ANSI_LEGEND
     market = [market_words(int(c)) for c in state[MARKET_SLOT : MARKET_SLOT + MARKET_SHOWN] if c != NO_CARD]
     lines.append(f"Market ({int(state[MARKET_DECK_COUNT])} in the deck): " + " | ".join(market))
     offers = [
@@ -603,3 +617,332 @@ def describe_step(before: np.ndarray, action: int, after: np.ndarray, viewer: in
     if after[TERMINAL] and not before[TERMINAL]:
         lines.append("  the game is over")
     return lines
+
+
+# -- the SVG board (render_mode="svg") --------------------------------------------------------
+_HEX = ("#d23232", "#325adc", "#28aa3c", "#e6c828")
+_TILE_W, _TILE_H = 250, 176
+_PLACES = ((0, 1), (0, 2), (1, 2), (2, 2), (2, 1), (2, 0), (1, 0), (0, 0))  # position -> (row, col)
+_EDGE = {"stroke": "#ff7f00", "stroke_width": 3}
+
+
+def _marks(doc: Svg, x: float, y: float, marks: list[int]) -> None:
+    """Workers (1 + seat, 0 none) as dots in their colours from (x, y)."""
+    for k, mark in enumerate(m for m in marks if m):
+        doc.circle(x + 7 + 14 * k, y, 6, _HEX[mark - 1])
+
+
+def _target_box(
+    doc: Svg,
+    state: np.ndarray,
+    x: float,
+    y: float,
+    w: float,
+    h: float,
+    fill: str,
+    actions: list[int],
+    label: str,
+    size: float = 9,
+    ink: str = "#222222",
+    second: str = "",
+) -> None:
+    tip = "; ".join(describe_action(state, a) for a in actions) if actions else label
+    doc.rect(x, y, w, h, fill, rx=3, actions=actions, tip=tip, **(_EDGE if actions else {}))
+    doc.text(
+        x + 3, y + size + 2, label[: int(w / (size * 0.6))], size=size, fill=ink, actions=actions, tip=tip
+    )
+    if second:
+        doc.text(x + 3, y + 2 * size + 4, second, size=size - 1, fill=ink, actions=actions, tip=tip)
+
+
+def _svg_tile(
+    doc: Svg, state: np.ndarray, position: int, x: float, y: float, targets: Targets, full: bool
+) -> None:
+    explorer = int(state[EXPLORER + position])
+    if not state[REVEALED + position]:
+        actions = targets.take([REVEAL.start + position, EXPLORE.start + position])
+        tip = "; ".join(describe_action(state, a) for a in actions) if actions else "a face-down tile"
+        doc.rect(
+            x, y, _TILE_W, _TILE_H, "#2c5a30", rx=8, actions=actions, tip=tip, **(_EDGE if actions else {})
+        )
+        doc.text(
+            x + 8,
+            y + 16,
+            f"position {position + 1}: face down",
+            size=11,
+            fill="#ffffff",
+            weight="bold",
+            actions=actions,
+            tip=tip,
+        )
+        if full:
+            doc.text(
+                x + 8,
+                y + 34,
+                f"(it is {TILE_NAMES[int(state[TILE_AT + position])]})",
+                size=10,
+                fill="#ffffff",
+            )
+        if explorer:
+            doc.text(x + 8, y + 52, "explored by", size=10, fill="#ffffff")
+            _marks(doc, x + 70, y + 48, [explorer])
+        return
+    tile = int(state[TILE_AT + position])
+    doc.rect(x, y, _TILE_W, _TILE_H, "#78b478", rx=8)
+    doc.text(x + 8, y + 16, f"position {position + 1}: {TILE_NAMES[tile]}", size=11, weight="bold")
+    for space in range(MAX_SPACES):
+        kind = int(SPACE_KIND[tile, space])
+        sx, sy = x + 6 + space * 81, y + 24
+        if kind == 0:
+            named = [SPACE.start + position * MAX_SPACES + space]
+            label = amount_words(SPACE_GAIN[tile, space])
+        elif kind == 1:
+            named = [MARKET_ACTION.start + position * MARKET_SHOWN + s for s in range(MARKET_SHOWN)]
+            label = "Market"
+        else:
+            named = [HERITAGE_ACTION.start + position * NUM_HERITAGE + c for c in range(NUM_HERITAGE)]
+            label = "Heritage"
+        second = "2 places (4 players)" if SPACE_DOUBLE[tile, space] else ""
+        _target_box(doc, state, sx, sy, 76, 46, "#e8e0c0", targets.take(named), label, second=second)
+        _marks(
+            doc,
+            sx + 4,
+            sy + 34,
+            [int(state[SPACE_WORKER + (position * MAX_SPACES + space) * 2 + k]) for k in range(2)],
+        )
+    for side in range(2):
+        ey = y + 80 + side * 46
+        if not OPTION_EXISTS[tile, side].any():
+            continue
+        doc.text(x + 8, ey + 14, f"{SIDES[side]} fire", size=10)
+        doc.circle(x + 66, ey + 10, 8, "#f08030")
+        _marks(doc, x + 59, ey + 10, [int(state[ENCAMP_WORKER + position * 2 + side])])
+        for option in range(MAX_OPTIONS):
+            if not OPTION_EXISTS[tile, side, option]:
+                continue
+            slot = (position * 2 + side) * MAX_OPTIONS + option
+            covered = bool(state[OPTION_CUBE + slot])
+            named = [
+                ENCAMPMENT.start + position * 2 * MAX_OPTIONS + side * MAX_OPTIONS + option,
+                FREE.start + slot,
+            ]
+            label = "X cube" if covered else amount_words(OPTION_GAIN[tile, side, option])
+            _target_box(
+                doc,
+                state,
+                x + 82 + option * 82,
+                ey,
+                78,
+                38,
+                "#202020" if covered else "#fbe6c8",
+                targets.take(named),
+                label,
+                ink="#ffffff" if covered else "#222222",
+            )
+
+
+def _svg_card_row(
+    doc: Svg, state: np.ndarray, x: float, y: float, title: str, cards: list[tuple[str, list[int]]]
+) -> float:
+    doc.text(x, y + 12, title, size=11, weight="bold")
+    for k, (words, actions) in enumerate(cards):
+        _target_box(doc, state, x + k * 152, y + 18, 148, 30, "#ffffff", actions, words, size=8)
+    return y + 56
+
+
+def render_svg(state: np.ndarray, viewer: int | None = None) -> str:
+    """The table as an SVG document: the Pyramid tile in the middle (workers, the Grand Priest
+    Pituk's two spaces, the starting player and Increase spaces, cubes), the jungle tiles
+    around it by position (resource spaces, Market and Heritage spaces, the two Encampments
+    with their fires and options, cubes as X), the Market and Offering cards, and every clan.
+    A seat's view shows its own Heritage hand, choice and Destiny only (as render_ansi); the
+    full view (viewer None) shows every hand, choice, Destiny and face-down tile. Targets: the
+    spaces, options, tiles, cards and Heritage cards the player to act's actions name; a
+    button for each other legal action."""
+    n = int(state[NUM_PLAYERS])
+    full = viewer is None
+    targets = Targets(legal_actions(state, viewer, legal_mask, ACTIONS.size))
+    acting = int(state[CURRENT_PLAYER])
+    doc = Svg("Nakum")
+    view = "full view" if full else f"player_{viewer}'s view"
+    doc.text(
+        10,
+        22,
+        f"Nakum, round {int(state[ROUND])}, {PHASES[int(state[PHASE])]} ({view})",
+        size=16,
+        weight="bold",
+    )
+    top = 40
+    for position in range(int(state[POSITIONS])):
+        r, c = _PLACES[position]
+        _svg_tile(doc, state, position, 10 + c * (_TILE_W + 8), top + r * (_TILE_H + 8), targets, full)
+    px, py = 10 + _TILE_W + 8, top + _TILE_H + 8
+    doc.rect(px, py, _TILE_W, _TILE_H, "#d8c890", rx=8)
+    doc.text(px + 8, py + 16, "the Pyramid", size=11, weight="bold")
+    doc.text(px + 8, py + 34, "workers:", size=10)
+    _marks(doc, px + 56, py + 30, [p + 1 for p in range(n) for _ in range(int(state[PYRAMID_WORKERS + p]))])
+    for s in range(2):
+        cube = bool(state[PITUK_CUBE + s])
+        actions = targets.take(
+            [PITUK.start, FREE.start + CUBE_PITUK + s] if s == 0 else [FREE.start + CUBE_PITUK + s]
+        )
+        _target_box(
+            doc,
+            state,
+            px + 6 + s * 80,
+            py + 44,
+            76,
+            34,
+            "#202020" if cube else "#f0e8d0",
+            actions,
+            f"Pituk {s + 1}",
+            ink="#ffffff" if cube else "#222222",
+            second="X cube" if cube else "",
+        )
+        _marks(doc, px + 30 + s * 80, py + 66, [int(state[PITUK_WORKER + s])])
+    for k, (label, blocked, worker, named) in enumerate(
+        (
+            (
+                "start player",
+                state[START_BLOCKED],
+                state[START_WORKER],
+                [START_PLAYER.start, FREE.start + CUBE_START],
+            ),
+            (
+                "increase clan",
+                state[INCREASE_BLOCKED],
+                state[INCREASE_WORKER],
+                [INCREASE.start, FREE.start + CUBE_INCREASE],
+            ),
+        )
+    ):
+        bx = px + 6 + k * 120
+        _target_box(
+            doc,
+            state,
+            bx,
+            py + 86,
+            114,
+            34,
+            "#202020" if blocked else "#f0e8d0",
+            targets.take(named),
+            label,
+            ink="#ffffff" if blocked else "#222222",
+            second="X cube" if blocked else "",
+        )
+        _marks(doc, bx + 60, py + 112, [int(worker)])
+    doc.text(px + 8, py + 140, f"cubes in reserve {int(state[CUBE_RESERVE])}", size=10)
+    if state[VARIANT + V_CENOTE]:
+        doc.text(px + 8, py + 156, f"Cenote: {int(state[TSEEK_SUPPLY])} tseek' left", size=10)
+    y = top + 3 * (_TILE_H + 8) + 4
+    positions = range(int(state[POSITIONS]))
+    market = [  # a card names its acquisition on every Market space
+        (
+            market_words(int(card)),
+            targets.take([MARKET_ACTION.start + q * MARKET_SHOWN + slot for q in positions]),
+        )
+        for slot, card in enumerate(state[MARKET_SLOT : MARKET_SLOT + MARKET_SHOWN])
+        if card != NO_CARD
+    ]
+    y = _svg_card_row(doc, state, 10, y, f"Market ({int(state[MARKET_DECK_COUNT])} in the deck)", market)
+    offers = []
+    for slot in range(OFFERINGS_SHOWN):
+        card = int(state[OFFER_SLOT + slot])
+        if card != NO_CARD:
+            offers.append((offering_words(card), targets.take([OFFERING.start + slot])))
+    y = _svg_card_row(doc, state, 10, y, f"Offerings ({int(state[OFFER_DECK_COUNT])} in the deck)", offers)
+    for p in range(n):
+        knows = full or p == viewer
+        line = _seat_line(state, p, p if knows else viewer)
+        if full:
+            line = line.replace(" (you)", "", 1)
+        doc.rect(
+            10,
+            y,
+            770,
+            52,
+            "#fff6d0" if p == viewer else "#f4f4f4",
+            stroke=_HEX[p],
+            stroke_width=3 if p == acting else 1.5,
+            rx=5,
+        )
+        head, _, rest = line.partition("; hand ")
+        doc.text(
+            16,
+            y + 15,
+            head + ("  <- to act" if p == acting and not state[TERMINAL] else ""),
+            size=9,
+            weight="bold",
+        )
+        doc.text(16, y + 29, "hand " + rest[:150], size=9)
+        doc.text(16, y + 43, rest[150:300], size=9)
+        if knows and state[PHASE] == PHASE_HERITAGE and not state[TERMINAL] and state[PENDING + p] != NO_CARD:
+            doc.text(600, y + 43, f"chose H{int(state[PENDING + p])} (secret)", size=9)
+        y += 58
+    if full or viewer == acting:
+        hand = [
+            c
+            for c in range(NUM_HERITAGE)
+            if state[HERITAGE_HOLDER + c] == acting + 1 and not state[HERITAGE_PLAYED + c]
+        ]
+        cards = [
+            (
+                f"H{c}: {amount_words(HERITAGE_GAIN[c])}",
+                targets.take(
+                    [HERITAGE_SETUP.start + c]
+                    + [HERITAGE_ACTION.start + q * NUM_HERITAGE + c for q in range(int(state[POSITIONS]))]
+                ),
+            )
+            for c in hand
+        ]
+        if cards and not state[TERMINAL]:
+            y = _svg_card_row(doc, state, 10, y, f"player_{acting}'s Heritage hand", cards)
+    if n == 1:
+        bot = _bot_lines(state, False)
+        if full:  # the full view turns Chaak'Bot's face-down cards up
+            for k, value in enumerate(int(c) for c in state[BOT_DRAWN : BOT_DRAWN + BOT_DRAW]):
+                if value != NO_CARD and value >= BOT_FACE_DOWN:
+                    card = value - BOT_FACE_DOWN
+                    words = f"face down: {bot_card_words(card, int(state[BOT_ORIENT + card]))}"
+                    bot = [line.replace(f"card {k + 1}: face down", f"card {k + 1}: {words}") for line in bot]
+        for line in bot:
+            doc.text(10, y + 12, line[:150], size=9)
+            y += 15
+    if state[TERMINAL]:
+        doc.text(
+            10,
+            y + 14,
+            "game over: " + ", ".join(f"player_{p} {score_of(state, p)}" for p in range(n)),
+            size=12,
+            weight="bold",
+        )
+        y += 22
+    else:
+        effect = _EFFECT_WORDS[int(state[EFFECT])]
+        doc.text(
+            10,
+            y + 14,
+            f"player_{acting} to act{' (' + effect + ')' if effect else ''}",
+            size=12,
+            weight="bold",
+        )
+        y += 22
+    rest = sorted(targets.legal - targets.reached)
+    y = action_buttons(doc, 10, y + 4, targets.take(rest), lambda a: describe_action(state, a), width=500)
+    entries = [("dot", _HEX[p], f"player_{p}'s worker") for p in range(max(n, 2) if n == 1 else n)]
+    if n == 1:
+        entries[-1] = ("dot", _HEX[1], "Chaak'Bot's worker")
+    entries += [
+        ("box", "#202020", "X: a black cube blocks it"),
+        ("box", "#2c5a30", "face-down jungle tile"),
+        ("box", "#e8e0c0", "worker space"),
+        ("box", "#fbe6c8", "Encampment option"),
+        ("dot", "#f08030", "an Encampment's fire"),
+        ("C", "#222222", "C corn, S skin, M mask"),
+        ("VP", "#222222", "victory points, T tseek'"),
+        ("H", "#222222", "H3: Heritage card 3"),
+        ("M", "#222222", "M7: Market card 7"),
+        ("ring", "#ff7f00", "orange edge: a target"),
+    ]
+    legend(doc, 10, y + 6, entries)
+    return doc.document()

@@ -27,7 +27,7 @@ from pharaoh_env.data import (
     guard_rounds,
     rotate_exits,
 )
-from pharaoh_env.kernels import rotation_target, value_known
+from pharaoh_env.kernels import legal_mask, rotation_target, value_known
 from pharaoh_env.state import (
     ACTIONS,
     ACTIONS_USED,
@@ -82,6 +82,7 @@ from pharaoh_env.state import (
 )
 from treasure_core.ansi import paint
 from treasure_core.header import CURRENT_PLAYER, NUM_PLAYERS, TERMINAL
+from treasure_core.svg import Svg, Targets, action_buttons, grid_labels, legal_actions, legend
 
 _ANSI = ("\x1b[31m", "\x1b[34m", "\x1b[32m", "\x1b[33m")
 _RGB = np.array([(220, 50, 50), (60, 100, 230), (40, 170, 60), (240, 210, 40)], dtype=np.uint8)
@@ -378,3 +379,277 @@ def describe_step(before: np.ndarray, action: int, after: np.ndarray, viewer: in
     if gone:
         lines.append(f"  the pyramid collapsed: {', '.join(cell_words(c) for c in gone)} fell")
     return lines
+
+
+# -- the SVG board (render_mode="svg") --------------------------------------------------------
+_HEX = ("#dc3232", "#3c64e6", "#28aa3c", "#f0d228")
+_CELL = 84
+_WALL, _FLOOR, _CHAMBER, _START, _CLOSED = "#7a6a5a", "#e6d2a0", "#f0c050", "#b0dcb0", "#8c6438"
+
+
+def _treasure_label(state: np.ndarray, slot: int, viewer: int | None) -> str:
+    if slot == MASK_SLOT:
+        return "M"
+    known = viewer is None or bool(value_known(state, slot, viewer))
+    return str(int(state[SLOT_VALUE + slot])) if known else "?"
+
+
+def _svg_cell(
+    doc: Svg, state: np.ndarray, cell: int, x: float, y: float, actions: list[int], full: bool
+) -> None:
+    status = int(state[CELL_STATUS + cell])
+    tip = "; ".join(describe_action(state, a) for a in actions) if actions else cell_words(cell)
+    edge = {"stroke": "#ff7f00", "stroke_width": 3} if actions else {}
+    if status == CLOSED:
+        doc.rect(x, y, _CELL, _CELL, _CLOSED, actions=actions, tip=tip, **edge)
+        doc.text(x + _CELL / 2, y + _CELL / 2 + 5, "?", size=16, fill="#f0e0c0", anchor="middle")
+        if full:  # the tile face down, as only the full view knows it
+            doc.text(
+                x + _CELL / 2,
+                y + _CELL - 8,
+                TILE_NAMES[int(state[CELL_TILE + cell])],
+                size=9,
+                fill="#f0e0c0",
+                anchor="middle",
+            )
+        return
+    if status != OPEN:
+        doc.rect(x, y, _CELL, _CELL, "#202020", actions=actions, tip=f"{cell_words(cell)}: collapsed", **edge)
+        return
+    doc.rect(x, y, _CELL, _CELL, _WALL, actions=actions, tip=tip, **edge)
+    floor = (
+        _START
+        if cell == START_CELL
+        else _CHAMBER
+        if TILE_KIND[int(state[CELL_TILE + cell])] == CHAMBER
+        else _FLOOR
+    )
+    third = _CELL / 3
+    doc.rect(x + third, y + third, third, third, floor, stroke="none")
+    exits = int(state[CELL_EXITS + cell])
+    if exits & 1:
+        doc.rect(x + third, y, third, third, floor, stroke="none")
+    if exits & 2:
+        doc.rect(x + 2 * third, y + third, third, third, floor, stroke="none")
+    if exits & 4:
+        doc.rect(x + third, y + 2 * third, third, third, floor, stroke="none")
+    if exits & 8:
+        doc.rect(x, y + third, third, third, floor, stroke="none")
+    if cell == START_CELL:
+        doc.text(x + _CELL / 2, y + 12, "START", size=9, anchor="middle", weight="bold")
+
+
+def render_svg(state: np.ndarray, viewer: int | None = None) -> str:
+    """The pyramid as an SVG document: the 6 x 6 tiles on a grid labelled as cell_words names
+    them (row 1 col 1 top left), face-down tiles brown, corridors and chambers drawn with their
+    exits, collapsed tiles black; archaeologists (A), helpers (h) and lamps in the players'
+    colours, treasures and the mask; every player's card. Treasure values show as `viewer`
+    knows them (the full view, viewer None, shows every value and every face-down tile). The
+    cells, figures and treasures that the player to act's legal actions name are targets."""
+    n = int(state[NUM_PLAYERS])
+    full = viewer is None
+    targets = Targets(legal_actions(state, viewer, legal_mask, ACTIONS.size))
+    seat = int(state[CURRENT_PLAYER])
+    doc = Svg("Het goud van de Farao")
+    view = "full view" if full else f"player_{viewer}'s view"
+    doc.text(10, 22, f"Het goud van de Farao ({view})", size=16, weight="bold")
+    left, top = 60, 60
+    grid_labels(doc, left, top, _CELL, ROWS, COLS)
+    per_cell: dict[int, list[int]] = {
+        c: [ARCH_MOVE.start + c, HELPER_MOVE.start + c] for c in range(NUM_CELLS)
+    }
+    arch = int(state[ARCH_CELL + seat])
+    helper = int(state[HELPER_CELL + seat])
+    if arch >= 0:
+        for d in range(4):
+            if NEIGHBOUR[arch, d] >= 0:
+                per_cell[int(NEIGHBOUR[arch, d])].append(ARCH_DISCOVER.start + d)
+    if helper >= 0:
+        for index in range(HELPER_ROTATE.size):
+            cell = int(rotation_target(state, helper, index // ROTATE_TURNS))
+            if cell >= 0:
+                per_cell[cell].append(HELPER_ROTATE.start + index)
+    if state[PENDING_CELL] >= 0:
+        per_cell[int(state[PENDING_CELL])] += [ORIENT.start + k for k in range(ORIENT.size)]
+    for cell in range(NUM_CELLS):
+        r, c = divmod(cell, COLS)
+        _svg_cell(doc, state, cell, left + c * _CELL, top + r * _CELL, targets.take(per_cell[cell]), full)
+    for cell in range(NUM_CELLS):
+        r, c = divmod(cell, COLS)
+        x, y = left + c * _CELL, top + r * _CELL
+        if state[CELL_STATUS + cell] != OPEN:
+            continue
+        for p in range(n):
+            if state[LAMP + p * NUM_CELLS + cell]:
+                doc.polygon(
+                    [(x + 6 + 12 * p, y + 4), (x + 12 + 12 * p, y + 14), (x + 12 * p, y + 14)], _HEX[p]
+                )
+            if state[ARCH_CELL + p] == cell:
+                actions = targets.take([ARCH_LAMP.start, ARCH_LAMP.start + 1]) if p == seat else []
+                tip = "; ".join(describe_action(state, a) for a in actions) if actions else None
+                cx, cy = x + 22 + 13 * (p % 2), y + 32 + 13 * (p // 2)
+                if actions:
+                    doc.circle(cx, cy, 9, "none", stroke="#ff7f00", stroke_width=3, actions=actions, tip=tip)
+                doc.circle(cx, cy, 7, _HEX[p], actions=actions, tip=tip)
+                doc.text(
+                    cx,
+                    cy + 3.5,
+                    "A",
+                    size=9,
+                    fill="#000000",
+                    anchor="middle",
+                    weight="bold",
+                    actions=actions,
+                    tip=tip,
+                )
+            if state[HELPER_CELL + p] == cell:
+                actions = targets.take([HELPER_LAMP.start, HELPER_LAMP.start + 1]) if p == seat else []
+                tip = "; ".join(describe_action(state, a) for a in actions) if actions else None
+                hx, hy = x + 50 + 12 * (p % 2), y + 26 + 12 * (p // 2)
+                doc.rect(
+                    hx,
+                    hy,
+                    10,
+                    10,
+                    _HEX[p],
+                    actions=actions,
+                    tip=tip,
+                    **({"stroke": "#ff7f00", "stroke_width": 3} if actions else {}),
+                )
+                doc.text(
+                    hx + 5, hy + 8, "h", size=8, fill="#000000", anchor="middle", actions=actions, tip=tip
+                )
+        lying = [s for s in range(NUM_SLOTS) if state[SLOT_STATE + s] == LYING and state[SLOT_AT + s] == cell]
+        for k, slot in enumerate(lying):
+            actions = targets.take([TAKE.start + slot]) if cell == arch else []
+            tip = describe_action(state, TAKE.start + slot) if actions else None
+            tx, ty = x + 6 + 16 * (k % 5), y + _CELL - 20 - 14 * (k // 5)
+            doc.rect(
+                tx,
+                ty,
+                14,
+                12,
+                "#ffd700",
+                stroke="#ff7f00" if actions else "#806000",
+                actions=actions,
+                tip=tip,
+                stroke_width=3 if actions else 1,
+            )
+            doc.text(
+                tx + 7,
+                ty + 10,
+                _treasure_label(state, slot, viewer),
+                size=9,
+                anchor="middle",
+                actions=actions,
+                tip=tip,
+            )
+    panel = left + COLS * _CELL + 20
+    y = top
+    for p in range(n):
+        photos = [f for f in range(NUM_PHOTOS) if state[PHOTO_OWNER + f] == p]
+        doc.rect(panel, y, 330, 74, "#ffffff", stroke=_HEX[p], stroke_width=3 if p == seat else 1.5, rx=6)
+        tag = " (you)" if p == viewer else ""
+        turn = "  <- to act" if p == seat and not state[TERMINAL] else ""
+        doc.text(panel + 8, y + 16, f"player_{p} {PLAYER_COLOURS[p]}{tag}{turn}", size=12, weight="bold")
+        a, h = int(state[ARCH_CELL + p]), int(state[HELPER_CELL + p])
+        doc.text(
+            panel + 8,
+            y + 31,
+            f"A: {'lost (-2)' if a == NOWHERE else cell_words(a)};  "
+            f"h: {'lost (-1)' if h == NOWHERE else cell_words(h)}",
+            size=10,
+        )
+        lamps = f"lamps {int(state[LAMP_SUPPLY + p])} in hand" + (
+            f", {int(state[LAMP_LOST + p])} lost" if state[LAMP_LOST + p] else ""
+        )
+        shown = ", ".join(str(f) for f in photos)  # which ones: the full view only
+        doc.text(
+            panel + 8,
+            y + 45,
+            f"{lamps}; photographs {len(photos)}" + (f" ({shown})" if full and photos else ""),
+            size=10,
+        )
+        doc.text(panel + 8, y + 64, "banked:", size=10)
+        x = panel + 52
+        for slot in range(NUM_SLOTS):
+            if state[SLOT_STATE + slot] == BANKED and state[SLOT_AT + slot] == p:
+                doc.rect(x, y + 54, 14, 12, "#ffd700", stroke="#806000", tip=slot_words(state, slot, viewer))
+                doc.text(x + 7, y + 64, _treasure_label(state, slot, viewer), size=9, anchor="middle")
+                x += 17
+        x += 10
+        carried = [
+            s for s in range(NUM_SLOTS) if state[SLOT_STATE + s] == CARRIED and state[SLOT_AT + s] == p
+        ]
+        if carried:
+            doc.text(x, y + 64, "carrying:", size=10)
+            x += 52
+        for slot in carried:
+            actions = targets.take([STEAL.start + slot]) if p != seat else []
+            tip = describe_action(state, STEAL.start + slot) if actions else slot_words(state, slot, viewer)
+            doc.rect(
+                x,
+                y + 54,
+                14,
+                12,
+                "#ffd700",
+                stroke="#ff7f00" if actions else "#806000",
+                actions=actions,
+                tip=tip,
+                stroke_width=3 if actions else 1,
+            )
+            doc.text(
+                x + 7,
+                y + 64,
+                _treasure_label(state, slot, viewer),
+                size=9,
+                anchor="middle",
+                actions=actions,
+                tip=tip,
+            )
+            x += 17
+        y += 82
+    lines = [
+        f"chambers found {int(state[PHOTOS_TAKEN])} of {NUM_PHOTOS}; photographs in the camera "
+        f"{sum(1 for f in range(NUM_PHOTOS) if state[PHOTO_OWNER + f] < 0)}"
+    ]
+    if state[MASK_CELL] >= 0:
+        if state[COLLAPSE]:
+            lines.append(
+                f"COLLAPSING: ring {int(state[COLLAPSE_RING])} goes at the end of "
+                f"player_{int(state[COLLAPSE_PLAYER])}'s turn"
+            )
+        else:
+            lines.append(
+                f"the mask on {cell_words(int(state[MASK_CELL]))}; found by player_{int(state[FINDER])}; "
+                f"timer {int(state[TIMER])} of 3"
+            )
+    if state[TERMINAL]:
+        lines.append("game over: the pyramid collapsed")
+    else:
+        what = {PHASE_ORIENT: "orients the tile just opened", PHASE_PHOTO: "chooses a photograph"}.get(
+            int(state[PHASE]), f"has used {int(state[ACTIONS_USED])} of 3 actions"
+        )
+        lines.append(f"turn {int(state[TURN]) + 1}: player_{seat} {what}")
+    for line in lines:
+        doc.text(panel, y + 10, line, size=10)
+        y += 15
+    rest = sorted(targets.legal - targets.reached)
+    y = action_buttons(doc, panel, y + 8, targets.take(rest), lambda a: describe_action(state, a))
+    entries = [(("dot", _HEX[p], f"player_{p}: {PLAYER_COLOURS[p]}")) for p in range(n)]
+    entries += [
+        ("box", _CLOSED, "? face-down tile"),
+        ("box", _WALL, "walls"),
+        ("box", _FLOOR, "corridor (the exits)"),
+        ("box", _CHAMBER, "chamber"),
+        ("box", _START, "the start tile"),
+        ("box", "#202020", "collapsed tile"),
+        ("A", "#222222", "archaeologist (circle)"),
+        ("h", "#222222", "helper (square)"),
+        ("▲", "#222222", "lamp (player's colour)"),
+        ("box", "#ffd700", "treasure: value, ? unknown"),
+        ("M", "#222222", "the death mask (5)"),
+        ("ring", "#ff7f00", "orange edge: a target"),
+    ]
+    legend(doc, 10, max(y, top + ROWS * _CELL + 10), entries)
+    return doc.document()

@@ -18,7 +18,7 @@ from tomb_env.data import (
     MAX_ROUNDS,
     NUM_CARDS,
 )
-from tomb_env.kernels import card_kind, card_value, known_score, player_score, stash_size
+from tomb_env.kernels import card_kind, card_value, known_score, legal_mask, player_score, stash_size
 from tomb_env.observe import knows_owner
 from tomb_env.state import (
     ACTIONS,
@@ -85,6 +85,7 @@ from tomb_env.state import (
 )
 from treasure_core.ansi import paint
 from treasure_core.header import CURRENT_PLAYER, NUM_PLAYERS, TERMINAL
+from treasure_core.svg import Svg, Targets, action_buttons, legal_actions, legend
 
 _BOLD = "\x1b[1m"
 _RED = "\x1b[31m"
@@ -361,3 +362,215 @@ def describe_step(before: np.ndarray, action: int, after: np.ndarray, viewer: in
     if after[ROUND] != before[ROUND] and not after[TERMINAL]:
         lines.append(f"  round {int(after[ROUND]) + 1} begins")
     return lines
+
+
+# -- the SVG board (render_mode="svg") --------------------------------------------------------
+_CARD_W, _CARD_H = 92, 50
+
+
+def _card_fill(value: int) -> str:
+    if value < 0:
+        return ("#f4b0a0", "#e87860", "#d04030")[min(-value, 3) - 1]
+    return ("#e8e8e0", "#cfe8c0", "#a8d890", "#80c868", "#58b048")[min(value, 4)]
+
+
+def _svg_card(
+    doc: Svg, x: float, y: float, state: np.ndarray, card: int, actions: list[int], tip: str
+) -> None:
+    kind = int(card_kind(state, card))
+    value = int(KIND_VALUE[kind])
+    doc.rect(
+        x,
+        y,
+        _CARD_W,
+        _CARD_H,
+        _card_fill(value),
+        rx=5,
+        actions=actions,
+        tip=tip,
+        stroke="#ff7f00" if actions else "#222222",
+        stroke_width=3 if actions else 1,
+    )
+    doc.text(x + _CARD_W / 2, y + 21, KIND_NAMES[kind], size=10, anchor="middle", actions=actions, tip=tip)
+    doc.text(
+        x + _CARD_W / 2,
+        y + 39,
+        f"{value:+d}",
+        size=13,
+        anchor="middle",
+        weight="bold",
+        actions=actions,
+        tip=tip,
+    )
+
+
+def _seat_actions(state: np.ndarray, seat: int) -> list[int]:
+    """The actions that name `seat` as a player: the weapon sends it, the proposer gives it the
+    next card, or it pays gold (relative seats, as the action blocks count them)."""
+    n = int(state[NUM_PLAYERS])
+    k = (seat - int(state[CURRENT_PLAYER])) % n
+    actions = [ASSIGN.start + k] + [TRANSFER.start + k * 6 + j for j in range(n)]
+    if k > 0:
+        actions += [FORCE.start + (k - 1) * 2 + loc for loc in range(2)]
+    return actions
+
+
+def render_svg(state: np.ndarray, viewer: int | None = None) -> str:
+    """The table as an SVG document: the Inner and the Outer Tomb with their cards (coloured by
+    value) and who is there, every player's gold, stash, marks and the cards of its stash the
+    viewer knows, the negotiation, the discard pile and a legend. A seat's view shows what
+    render_ansi shows it (its character, its choice, its vote, its location's proposal); the
+    full view (viewer None) shows every character, stash, choice, vote and negotiation. Targets:
+    a location to choose, a card to take, a player to give a card to, send or make pay, and a
+    button for each other legal action."""
+    n = int(state[NUM_PLAYERS])
+    full = viewer is None
+    targets = Targets(legal_actions(state, viewer, legal_mask, ACTIONS.size))
+    doc = Svg("Tomb Trader")
+    r, rounds = int(state[ROUND]), int(state[NUM_ROUNDS])
+    view = "full view" if full else f"player_{viewer}'s view"
+    if state[TERMINAL]:
+        head = f"Tomb Trader, game over after {rounds} rounds ({view})"
+    else:
+        head = f"Tomb Trader, round {r + 1} of {rounds}, phase {PHASES[int(state[PHASE])]} ({view})"
+    doc.text(10, 22, head, size=16, weight="bold")
+    doc.text(10, 40, f"deck: {52 - int(state[DECK_TOP])} cards", size=11)
+    y = 56
+    for loc in range(2):
+        actions = targets.take([CHOOSE.start + loc])
+        tip = describe_action(state, CHOOSE.start + loc) if actions else LOCATION_NAMES[loc]
+        doc.rect(
+            10,
+            y,
+            560,
+            _CARD_H + 34,
+            ("#ddd0f0", "#d0e8f0")[loc],
+            rx=8,
+            actions=actions,
+            tip=tip,
+            stroke="#ff7f00" if actions else "#222222",
+            stroke_width=3 if actions else 1,
+        )
+        doc.text(20, y + 16, LOCATION_NAMES[loc], size=13, weight="bold", actions=actions, tip=tip)
+        there = [f"player_{p}" for p in range(n) if state[LOCATION + p] == loc]
+        doc.text(130, y + 16, ("there: " + ", ".join(there)) if there else "", size=11)
+        if not state[TERMINAL]:
+            for s in range(int(state[SLOT_COUNT + loc])):
+                card = int(state[SLOT_CARD + loc * MAX_LOCATION_CARDS + s])
+                mine = loc == int(state[LOCATION + int(state[CURRENT_PLAYER])])
+                take = targets.take([TAKE.start + s]) if mine else []
+                words = describe_action(state, TAKE.start + s) if take else card_name(state, card)
+                _svg_card(doc, 20 + s * (_CARD_W + 8), y + 26, state, card, take, words)
+        y += _CARD_H + 44
+    if r > 0 or state[TERMINAL]:
+        past = min(r, rounds) - 1 if not (state[PHASE] == PHASE_CALL) else r
+        if past >= 0:
+            doc.text(
+                10,
+                y + 4,
+                f"round {past + 1}: Inner {OUTCOME_NAMES[int(state[OUTCOME + past * 2])]}, "
+                f"Outer {OUTCOME_NAMES[int(state[OUTCOME + past * 2 + 1])]}",
+                size=11,
+            )
+            y += 18
+    acting = int(state[CURRENT_PLAYER])
+    for p in range(n):
+        actions = targets.take(_seat_actions(state, p)) if not state[TERMINAL] else []
+        known = [
+            c
+            for c in range(NUM_CARDS)
+            if state[CARD_PLACE + c] == PLACE_STASH
+            and state[CARD_OWNER + c] == p
+            and (full or knows_owner(state, viewer, c))
+        ]
+        height = 40 + (_CARD_H * 0.6 + 6 if known else 0)
+        tip = "; ".join(describe_action(state, a) for a in actions) if actions else f"player_{p}"
+        doc.rect(
+            10,
+            y,
+            560,
+            height,
+            "#fff6d0" if p == viewer else "#f4f4f4",
+            rx=6,
+            actions=actions,
+            tip=tip,
+            stroke="#ff7f00" if actions else "#222222",
+            stroke_width=3 if actions else 1,
+        )
+        tag = " (you)" if viewer == p else ""
+        to_act = "  <- to act" if p == acting and not state[TERMINAL] and viewer in (None, p) else ""
+        words = f"player_{p}{tag}: gold {int(state[GOLD + p])}, stash {stash_size(state, p)} cards{to_act}"
+        if full or viewer == p or state[TERMINAL]:
+            words += f"; {CHARACTER_NAMES[int(state[CHARACTER + p])]}, value {known_score(state, p)}"
+        doc.text(18, y + 16, words, size=11, weight="bold" if p == acting else None, actions=actions, tip=tip)
+        for g in range(int(state[GOLD + p])):
+            doc.circle(560 - 9 * g, y + 12, 4, "#e8c020", tip="1 gold")
+        marks = []
+        if state[FORCED + p] != NO_LOCATION:
+            marks.append(f"forced to the {LOCATION_NAMES[int(state[FORCED + p])]}")
+        if state[SNAKE + p]:
+            marks.append("bitten: location at random")
+        if (full or viewer == p) and state[CHOICE + p] != NO_LOCATION:
+            marks.append(f"chose the {LOCATION_NAMES[int(state[CHOICE + p])]} (secret)")
+        if full and state[VOTES + p] != VOTE_NONE:
+            marks.append(f"votes {'accept' if state[VOTES + p] else 'reject'} (secret)")
+        if marks:
+            doc.text(18, y + 32, "; ".join(marks), size=10)
+        for k, card in enumerate(known):
+            x = 18 + k * 58
+            kind = int(card_kind(state, card))
+            value = int(KIND_VALUE[kind])
+            doc.rect(x, y + 38, 54, _CARD_H * 0.6, _card_fill(value), rx=3, tip=card_name(state, card))
+            doc.text(x + 27, y + 38 + 18, f"{KIND_NAMES[kind][:8]} {value:+d}", size=8, anchor="middle")
+        y += height + 6
+    lines: list[str] = []
+    if not state[TERMINAL]:
+        if full:
+            for loc in range(2):
+                here = [p for p in range(n) if state[LOCATION + p] == loc]
+                if here:
+                    lines += [x for x in _negotiation_lines(state, here[0], False) if "your vote" not in x]
+        elif 0 <= viewer < n:
+            lines += _negotiation_lines(state, viewer, False)
+        if full or 0 <= viewer < n:
+            if state[PHASE] == PHASE_FORCE and state[CLAIM_NEXT] < state[CLAIM_COUNT]:
+                card = int(state[CLAIM_CARD + state[CLAIM_NEXT]])
+                lines.append(f"player_{int(state[CARD_OWNER + card])} may use a {card_name(state, card)}")
+            if state[PHASE] == PHASE_CALL and state[CALL_CARD] != NO_CARD:
+                card = int(state[CALL_CARD])
+                lines.append(
+                    f"player_{int(state[CARD_OWNER + card])} calls the coin flip for {card_name(state, card)}"
+                )
+    for line in lines:
+        doc.text(10, y + 12, line, size=11)
+        y += 16
+    discards = [c for c in range(NUM_CARDS) if state[CARD_PLACE + c] == PLACE_DISCARD]
+    doc.text(10, y + 14, f"discard ({len(discards)}):", size=11, weight="bold")
+    for k, card in enumerate(discards):
+        value = int(card_value(state, card))
+        x, row = 100 + (k % 24) * 20, y + 4 + (k // 24) * 20
+        doc.rect(x, row, 17, 17, _card_fill(value), tip=card_name(state, card))
+        doc.text(x + 8.5, row + 12, f"{value:+d}", size=8, anchor="middle")
+    y += 26 + (len(discards) // 24) * 20
+    if state[TERMINAL]:
+        doc.text(
+            10, y + 10, f"final values: {[player_score(state, p) for p in range(n)]}", size=12, weight="bold"
+        )
+        y += 20
+    rest = sorted(targets.legal - targets.reached)
+    y = action_buttons(doc, 10, y + 6, targets.take(rest), lambda a: describe_action(state, a))
+    entries = [
+        ("box", _card_fill(-3), "card worth -3"),
+        ("box", _card_fill(-1), "card worth -1"),
+        ("box", _card_fill(0), "card worth 0"),
+        ("box", _card_fill(2), "card worth +2"),
+        ("box", _card_fill(4), "card worth +4 or more"),
+        ("dot", "#e8c020", "1 gold"),
+        ("box", "#ddd0f0", "the Inner Tomb"),
+        ("box", "#d0e8f0", "the Outer Tomb"),
+        ("box", "#fff6d0", "your row (a seat's view)"),
+        ("ring", "#ff7f00", "orange edge: a target"),
+        ("box", "#eef2ff", "button: another action"),
+    ]
+    legend(doc, 10, y + 6, entries)
+    return doc.document()

@@ -124,7 +124,7 @@ class TreasureAECEnv(AECEnv):
         self.params = game.make_params(self.options)
         self.metadata = {
             "name": game.env_name,
-            "render_modes": ["ansi", "human", "rgb_array"],
+            "render_modes": ["ansi", "human", "rgb_array"] + (["svg"] if game.render_svg else []),
             "is_parallelizable": bool(game.parallelizable and game.parallelizable(self.options)),
             "render_fps": 2,
         }
@@ -547,6 +547,8 @@ class TreasureAECEnv(AECEnv):
             return None
         if self.render_mode == "rgb_array":
             return self.game.render_rgb(self._state)
+        if self.render_mode == "svg":  # viewer None: the full view (replays, debugging)
+            return self.game.render_svg(self._state, viewer=self.render_viewer)
         text = self.game.render_ansi(self._state, viewer=self.render_viewer)
         events = self.events_since()
         if events:

@@ -534,6 +534,12 @@ def _same_words(game: GameSpec, env: TreasureAECEnv, twin: TreasureAECEnv, playe
     _require(
         seen[0] == seen[1], f"{agent} can tell the state from its resample_hidden twin: its rendering differs"
     )
+    if game.render_svg is not None:
+        boards = game.render_svg(state, viewer=player), game.render_svg(twin_state, viewer=player)
+        _require(
+            boards[0] == boards[1],
+            f"{agent} can tell the state from its resample_hidden twin: its SVG board differs",
+        )
 
 
 def _check_for(env: TreasureAECEnv, agent: str, action: int, player: int) -> None:

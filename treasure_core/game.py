@@ -195,6 +195,9 @@ class GameSpec:
     # (before, action, after, viewer) -> lines: one decision and what it set off, as `viewer` may
     # know them (treasure_core.events); None: every decision is public, named by action_name.
     describe_step: Callable[..., list[str]] | None = None
+    # (state, viewer=None) -> a standalone SVG document of the board: viewer None the full view
+    # (everything), a seat only what it may know; targets carry data-actions (treasure_core.svg).
+    render_svg: Callable[..., str] | None = None
 
     @property
     def options(self) -> tuple[Option, ...]:
