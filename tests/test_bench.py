@@ -55,29 +55,42 @@ def assert_rate(figures: dict[str, Any]) -> None:
     assert figures["steps_per_second"] == pytest.approx(figures["steps"] / figures["seconds"])
 
 
+# The default tier measures one sequential and one simultaneous game (each game's start-up
+# figures cost fresh interpreters); the long tier measures every registered game.
+DEFAULT_TIER_GAMES = ["nakbe", "tomb"]
+
+
 @pytest.fixture(scope="module")
-def quick_report(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Any], Path]:
+def quick_games(request: pytest.FixtureRequest) -> list[str]:
+    return game_names() if request.config.getoption("--long") else DEFAULT_TIER_GAMES
+
+
+@pytest.fixture(scope="module")
+def quick_report(
+    tmp_path_factory: pytest.TempPathFactory, quick_games: list[str]
+) -> tuple[dict[str, Any], Path]:
     out = tmp_path_factory.mktemp("bench")
     args = bench_parser().parse_args(
         ["bench", "--quick", "--seconds", "0.003", "--no-peers", "--memory-games", str(MEMORY_GAMES)]
-        + ["--out", str(out)]
+        + ["--games", *quick_games, "--out", str(out)]
     )
     assert args.run(args) == 0
     return json.loads((out / "bench.json").read_text()), out
 
 
-def test_quick_run_has_every_game_and_field(quick_report):
+def test_quick_run_has_every_game_and_field(quick_report, quick_games):
     report, out = quick_report
     assert report["schema_version"] == bench.SCHEMA_VERSION
     assert report["command"] == (
-        f"treasure-envs bench --quick --seconds 0.003 --no-peers --memory-games {MEMORY_GAMES} --out {out}"
+        f"treasure-envs bench --quick --seconds 0.003 --games {' '.join(quick_games)} --no-peers "
+        f"--memory-games {MEMORY_GAMES} --out {out}"
     )
     assert report["settings"]["quick"] is True and report["settings"]["seconds"] == 0.003
     assert MACHINE_FIELDS <= report["machine"].keys()
     assert len(report["load_average"]["before"]) == 3 and len(report["load_average"]["after"]) == 3
-    assert list(report["busy_cores"]) == ["peers", *game_names(), "after"]
+    assert list(report["busy_cores"]) == ["peers", *quick_games, "after"]
     assert all(cores is None or cores >= 0 for cores in report["busy_cores"].values())
-    assert set(report["games"]) == set(game_names())
+    assert set(report["games"]) == set(quick_games)
     threads = report["settings"]["thread_counts"]
     for game, figures in report["games"].items():
         assert figures["n_actions"] > 0 and figures["obs_size"] > 0, game
@@ -115,29 +128,29 @@ def test_quick_run_has_every_game_and_field(quick_report):
     for row in report["targets"]:
         assert TARGET_FIELDS <= row.keys()
     # Every target is checked for every game; without the peer the ratio to it is unknown.
-    for game in game_names():
+    for game in quick_games:
         names = {row["target"] for row in report["targets"] if row["game"] == game}
         assert "AEC loop vs connect_four_v3" in names and "thread scaling vs process scaling" in names
         assert sum(name.startswith("cached start") for name in names) == len(bench.START_TARGET_STAGES)
     assert report["chart"]["path"] is None and "connect_four_v3" in report["chart"]["reason"]
 
 
-def test_quick_run_writes_the_readme_tables(quick_report):
+def test_quick_run_writes_the_readme_tables(quick_report, quick_games):
     report, out = quick_report
     tables = (out / "bench.md").read_text()
     assert tables == bench.markdown(report)
     assert f"`{report['command']}`" in tables
-    for game in game_names():
+    for game in quick_games:
         assert f"| **{game}**, AEC loop |" in tables and f"| {game} | " in tables
     assert tables.count("| not measured |") == sum(row["met"] is None for row in report["targets"])
 
 
-def test_quick_run_prints_the_table(quick_report, capsys):
+def test_quick_run_prints_the_table(quick_report, quick_games, capsys):
     # The module fixture ran the command before capsys could see it, so print the table again.
     report, _ = quick_report
     bench.print_report(report)
     out = capsys.readouterr().out
-    for game in game_names():
+    for game in quick_games:
         assert f"{game} aec" in out and f"{game} playout x{bench.PLAYOUT_BATCH} in kernel" in out
     assert "skipped (--no-peers)" in out and "targets" in out
 
