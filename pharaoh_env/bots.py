@@ -61,6 +61,7 @@ from pharaoh_env.state import (
     TIMER,
 )
 from treasure_core.agents import KernelBot
+from treasure_core.header import CURRENT_PLAYER
 from treasure_core.kernels import tie_key
 
 UNSEEN_VALUE = 2.5  # the mean of 4 x 2 and 4 x 3
@@ -286,11 +287,33 @@ def heuristic_action(state: np.ndarray, player: int, salt: int = 0) -> int:
 
 
 @njit(cache=True)
+def walls_off(trial, helper, index):
+    """Whether the helper's rotation `index` would leave no open tile facing a closed one (the
+    last closed tiles walled off: no discovery could ever follow). `trial` is given back as it
+    came."""
+    cell = rotation_target(trial, helper, index // ROTATE_TURNS)
+    if cell < 0:
+        return False
+    rot = trial[CELL_ROT + cell]
+    set_orientation(trial, cell, (rot + index % ROTATE_TURNS + 1) % 4)
+    walled = discover_spots(trial) == 0
+    set_orientation(trial, cell, rot)
+    return walled
+
+
+@njit(cache=True)
 def wander(state, mask, salt):
-    """A legal move, rotation or discovery of either figure, by tie key; -1 if none."""
+    """A legal move, rotation or discovery of either figure, by tie key; -1 if none. Never a
+    rotation that walls off the last closed tiles while a way to them is open."""
     best, best_key = -1, np.uint64(0)
+    ways_open = discover_spots(state) != 0
+    trial = state.copy()
+    helper = state[HELPER_CELL + state[CURRENT_PLAYER]]
     for action in range(ARCH_MOVE_BASE, HELPER_LAMP_BASE):
         if mask[action] and not ARCH_LAMP_BASE <= action < TAKE_BASE:
+            rotation = HELPER_ROTATE_BASE <= action < HELPER_LAMP_BASE
+            if rotation and ways_open and walls_off(trial, helper, action - HELPER_ROTATE_BASE):
+                continue
             key = tie_key(salt, state, action)
             if best < 0 or key > best_key:
                 best, best_key = action, key
