@@ -10,7 +10,7 @@ import time
 
 import numpy as np
 
-from treasure_apps import evaluate, rllib_train, train, warmup
+from treasure_apps import evaluate, replay, rllib_train, serve, train, warmup
 from treasure_apps.arguments import add_game_arguments, parse_options, split_agents
 from treasure_apps.bench import add_subcommand as add_bench_subcommand
 from treasure_apps.progress import progress
@@ -55,6 +55,7 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
     labels = [f"{kind}#{i}" for i, kind in enumerate(kinds)]
     agents = [agent_factory(game, kind)(args.seed + i) for i, kind in enumerate(kinds)]
     env = TreasureAECEnv(game, **options)
+    recorder = replay.Recorder(args.record, game, options, "selfplay") if args.record else None
     wins = np.zeros(n)
     truncated = 0  # games the guard cut: no one's win
     scores: list[list[float]] = [[] for _ in range(n)]
@@ -67,7 +68,9 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
         # Rotate seats so that no agent keeps the first-player advantage.
         shift = g % n if args.rotate else 0
         seats = [agents[(p + shift) % n] for p in range(n)]
-        env.reset(seed=args.seed * 1_000_003 + g)
+        seed = args.seed * 1_000_003 + g
+        env.reset(seed=seed)
+        actions: list[int] = []
         for agent in env.agent_iter():
             _, _, termination, truncation, info = env.last()
             if termination or truncation:
@@ -78,8 +81,12 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
                 scores[who].append(info.get("score", 0))
                 env.step(None)
                 continue
-            env.step(seats[env.possible_agents.index(agent)].act(env, agent))
+            action = seats[env.possible_agents.index(agent)].act(env, agent)
+            env.step(action)
+            actions.append(int(action))
             total_steps += 1
+        if recorder is not None:
+            recorder.write(seed, actions, [kinds[(p + shift) % n] for p in range(n)], env)
     elapsed = time.perf_counter() - start
     print(f"{args.games} games of {game.title}, {n} players, seats rotated: {bool(args.rotate)}")
     print(f"{'agent':<12}{'win rate':>10}{'95% CI':>18}{'mean score':>12}{'sd':>8}{'truncated':>11}")
@@ -95,6 +102,8 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
     if game.guard is not None:
         cut = f"; truncated: games the guard cut after {game.guard.describe(options)}, no one's win"
     print(f"(a shared victory counts as a win for every winner{cut})")
+    if recorder is not None:
+        print(f"{recorder.count} replay files in {recorder.directory} (treasure-envs replay FILE)")
     print(
         f"{total_steps} decisions in {elapsed:.2f} s: "
         f"{total_steps / elapsed:,.0f} steps/s (AEC loop, agents included; "
@@ -185,6 +194,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--no-rotate", dest="rotate", action="store_false", help="keep agents in their seats"
     )
     selfplay.add_argument("--no-progress", action="store_true")
+    selfplay.add_argument("--record", metavar="DIR", help="write each game as a replay file in DIR")
     selfplay.set_defaults(run=cmd_selfplay)
 
     play = sub.add_parser("play", help="play one seat in the terminal against bots")
@@ -200,6 +210,8 @@ def build_parser() -> argparse.ArgumentParser:
     evaluate.add_subcommand(sub)
     add_bench_subcommand(sub)
     warmup.add_subcommand(sub)
+    serve.add_subcommand(sub)
+    replay.add_subcommand(sub)
     return parser
 
 
