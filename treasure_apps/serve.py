@@ -296,6 +296,8 @@ def build_session(args: argparse.Namespace) -> PlaySession:
     game = get_game(args.game)
     options = parse_options(game, args.option, args.players, getattr(args, "game_flags", []))
     n = options["num_players"]
+    if not 0 <= args.seat < n:
+        raise ValueError(f"--seat must be from 0 to {n - 1}; got {args.seat}")
     specs = split_agents(args.agents or next(iter(game.bots), "random"))
     if len(specs) == 1:
         specs = specs * (n - 1)
