@@ -26,7 +26,8 @@ pytest.importorskip("starlette", reason="the web extra (starlette, uvicorn) is n
 import uvicorn  # noqa: E402
 
 from treasure_apps.replay import RecordingAgent, replay, replay_page, replay_record, write_replay  # noqa: E402
-from treasure_apps.serve import PlaySession, bind, play_app, static_app  # noqa: E402
+from treasure_apps.serve import PlaySession, play_app  # noqa: E402
+from treasure_apps.web.server import bind, static_app  # noqa: E402
 from treasure_core.aec import TreasureAECEnv  # noqa: E402
 from treasure_core.agents import agent_factory, play_game  # noqa: E402
 from treasure_core.registry import all_games, get_game  # noqa: E402

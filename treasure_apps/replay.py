@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import html
-import importlib.resources
 import json
 import sys
 from dataclasses import dataclass, field
@@ -21,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from treasure_apps.web.server import add_server_arguments, board_view, serve_app, static_app, web_file
 from treasure_core.aec import TreasureAECEnv, agent_name
 from treasure_core.agents import Agent
 from treasure_core.game import GameSpec, rules_options
@@ -158,14 +158,6 @@ class Recorder:
 
 
 # -- the replay page ---------------------------------------------------------------------------
-def board_view(game: GameSpec, state: np.ndarray, viewer: int | None) -> dict[str, str]:
-    """A board as the pages show it: the game's SVG where it has one, else its text."""
-    render_svg = getattr(game, "render_svg", None)
-    if render_svg is not None:
-        return {"kind": "svg", "content": render_svg(state, viewer=viewer)}
-    return {"kind": "text", "content": game.render_ansi(state, viewer=viewer, colour=False)}
-
-
 def replay_frames(done: Replayed) -> dict[str, Any]:
     """Every step's board for every viewer (the full view and each seat), each distinct board
     kept once, and each step's action in words."""
@@ -207,11 +199,6 @@ def replay_frames(done: Replayed) -> dict[str, Any]:
     }
 
 
-def web_file(name: str) -> str:
-    """A file of the pages (treasure_apps/web/), as text."""
-    return importlib.resources.files("treasure_apps").joinpath("web", name).read_text()
-
-
 def replay_page(done: Replayed) -> str:
     """The whole replay as one HTML page: the frames, the script and the style inline."""
     data = json.dumps(replay_frames(done), separators=(",", ":"))
@@ -237,8 +224,6 @@ def run(args: argparse.Namespace) -> int:
                 f"{len(done.states) - 1} steps of {done.game.title} written to {out} (open it in a browser)"
             )
             return 0
-        from treasure_apps.serve import serve_app, static_app
-
         return serve_app(static_app(page), args.host, args.port, args.max_seconds, "the replay")
     except ValueError as error:
         print(f"treasure-envs: error: {error}", file=sys.stderr)
@@ -247,8 +232,6 @@ def run(args: argparse.Namespace) -> int:
 
 def add_subcommand(subparsers: Any) -> None:
     """Register `treasure-envs replay`."""
-    from treasure_apps.serve import add_server_arguments
-
     parser = subparsers.add_parser(
         "replay", help="show a recorded game (step slider, any seat's view); --html writes one page"
     )

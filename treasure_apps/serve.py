@@ -13,23 +13,19 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import socket
 import sys
 import threading
-import time
 from typing import Any
 
 import numpy as np
 
-from treasure_apps.replay import board_view, game_result, replay_record, web_file
+from treasure_apps.replay import game_result, replay_record
+from treasure_apps.web.server import add_server_arguments, board_view, serve_app, web_file
 from treasure_core.aec import TreasureAECEnv, agent_name
 from treasure_core.agents import Agent
 from treasure_core.game import GameSpec
 from treasure_core.header import CURRENT_PLAYER, DECISIONS
 from treasure_core.registry import get_game, module_of
-
-DEFAULT_HOST = "127.0.0.1"
-DEFAULT_PORT = 8000
 
 
 class PlaySession:
@@ -237,58 +233,6 @@ def play_app(session: PlaySession) -> Any:
     return Starlette(routes=routes)
 
 
-def static_app(page: str) -> Any:
-    """A Starlette app that serves one page (a replay) at /."""
-    from starlette.applications import Starlette
-    from starlette.responses import HTMLResponse
-    from starlette.routing import Route
-
-    return Starlette(routes=[Route("/", lambda request: HTMLResponse(page))])
-
-
-def bind(host: str, port: int | None) -> socket.socket:
-    """A listening socket: `port`, or DEFAULT_PORT falling back to a free one when it is taken."""
-    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    try:
-        sock.bind((host, DEFAULT_PORT if port is None else port))
-    except OSError as error:
-        if port is not None:
-            sock.close()
-            raise ValueError(f"cannot listen on {host}:{port}: {error.strerror}") from None
-        sock.bind((host, 0))
-    sock.listen(64)
-    return sock
-
-
-def serve_app(app: Any, host: str, port: int | None, max_seconds: float, what: str) -> int:
-    """Run `app` with uvicorn until Ctrl-C (or max_seconds, if above 0); print where it is."""
-    try:
-        import uvicorn
-    except ImportError as error:
-        raise ValueError(f'serving a page needs the web extra: pip install -e ".[web]" ({error})') from error
-    sock = bind(host, port)
-    bound_host, bound_port = sock.getsockname()[:2]
-    shown = f"[{bound_host}]" if ":" in bound_host else bound_host
-    print(f"{what} is at http://{shown}:{bound_port}/  (Ctrl-C stops it)", flush=True)
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
-    if max_seconds > 0:
-
-        def stop() -> None:
-            time.sleep(max_seconds)
-            server.should_exit = True
-
-        threading.Thread(target=stop, daemon=True).start()
-    try:
-        server.run(sockets=[sock])
-    except KeyboardInterrupt:
-        pass
-    finally:
-        sock.close()
-    print("stopped")
-    return 0
-
-
 def build_session(args: argparse.Namespace) -> PlaySession:
     from treasure_apps.arguments import parse_options, split_agents
     from treasure_apps.evaluate import policy_factory
@@ -325,21 +269,6 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as error:
         print(f"treasure-envs: error: {error}", file=sys.stderr)
         return 2
-
-
-def add_server_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--host", default=DEFAULT_HOST, help=f"the address to listen on (default {DEFAULT_HOST})"
-    )
-    parser.add_argument(
-        "--port",
-        type=int,
-        default=None,
-        help=f"the port (default {DEFAULT_PORT}, or a free one if it is taken)",
-    )
-    parser.add_argument(
-        "--max-seconds", type=float, default=0, help="stop after this many seconds (default 0: until Ctrl-C)"
-    )
 
 
 def add_subcommand(subparsers: Any) -> None:
