@@ -176,6 +176,7 @@ GAME = GameSpec(
     render_ansi=render.render_ansi,
     render_rgb=render.render_rgb,
     action_name=render.describe_action,
+    describe_step=render.describe_step,
     check_invariants=check_invariants,
     state_fields=STATE_FIELDS,
     validate_state=validate_state,

@@ -307,3 +307,24 @@ def render_rgb(state: np.ndarray, cell: int = 16) -> np.ndarray:
                 continue
             box(seat, r, col, _RGB[c], inset=cell // 4 + 1)
     return image
+
+
+# -- the events since a player's last turn (play, serve) -------------------------------------
+def describe_step(before: np.ndarray, action: int, after: np.ndarray, viewer: int | None = None) -> list[str]:
+    """What one decision did, as `viewer` may know it: a draft placement is public; a decision
+    on the tile showing stays secret (only that it was made) until every player has decided,
+    then every player's decision on it is listed, and the next tile revealed."""
+    player = int(before[CURRENT_PLAYER])
+    if before[PHASE] == PHASE_DRAFT or player == viewer:
+        lines = [f"player_{player}: {describe_action(before, action, player)}"]
+    else:
+        tile = int(before[STACK + int(before[TILES_REVEALED]) - 1])
+        lines = [f"player_{player} decided on {tile_words(tile)} (secret until every player has)"]
+    revealed = int(after[TILES_REVEALED])
+    if before[PHASE] != PHASE_DRAFT and (revealed != int(before[TILES_REVEALED]) or after[TERMINAL]):
+        n = int(after[NUM_PLAYERS])
+        done = [f"player_{p} {_outcome(int(after[LAST_ACTION + p]))}" for p in range(n)]
+        lines.append(f"  tile {int(after[LAST_TILE])}: " + "; ".join(done))
+    if not after[TERMINAL] and after[PHASE] != PHASE_DRAFT and revealed != int(before[TILES_REVEALED]):
+        lines.append(f"  revealed {tile_words(int(after[STACK + revealed - 1]))}")
+    return lines

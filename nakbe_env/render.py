@@ -311,3 +311,14 @@ def render_rgb(state: np.ndarray, cell: int = 24) -> np.ndarray:
             top, left = r * cell + cell // 2, c * cell + (cell - size) // 2
         image[top : top + size, left : left + size] = colour
     return image
+
+
+# -- the events since a player's last turn (play, serve) -------------------------------------
+def describe_step(before: np.ndarray, action: int, after: np.ndarray, viewer: int | None = None) -> list[str]:
+    """What one decision did, in public words (every move in Nakbe is public): the roll, the
+    explorer moved and where it ended, the trap, the treasure, the river, the passage, the
+    snakes and the Guardian's catch; then the next player's roll."""
+    lines = [_last_move(after).removeprefix("last: ")]
+    if not after[TERMINAL]:
+        lines.append(f"  player_{int(after[CURRENT_PLAYER])} rolled {int(after[DIE])}")
+    return lines

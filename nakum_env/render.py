@@ -39,6 +39,7 @@ from nakum_env.data import (
     MARKET_SHOWN,
     MAX_OPTIONS,
     MAX_PLAYERS,
+    MAX_POSITIONS,
     MAX_SPACES,
     NUM_BOT_CARDS,
     NUM_HERITAGE,
@@ -581,3 +582,24 @@ def cenote_line(state: np.ndarray) -> str:
             f"{amount_words(np.array(wild + [0, 0]))} and {int(state[PAY_SACRIFICE])} sacrifices"
         )
     return line
+
+
+# -- the events since a player's last turn (play, serve) -------------------------------------
+def describe_step(before: np.ndarray, action: int, after: np.ndarray, viewer: int | None = None) -> list[str]:
+    """What one decision did, as `viewer` may know it: the set-up Heritage card stays secret
+    (only that one was played) until every player has played one; every other decision is
+    public. Then the tiles it turned face up and the day or the game it ended."""
+    player = int(before[CURRENT_PLAYER])
+    block, _ = ACTIONS.block_of(int(action))
+    if block == HERITAGE_SETUP and player != viewer:
+        lines = [f"player_{player} played a Heritage card face down (revealed once everyone has)"]
+    else:
+        lines = [f"player_{player}: {describe_action(before, action, player)}"]
+    if before[PHASE] == PHASE_HERITAGE and after[PHASE] != PHASE_HERITAGE:
+        lines.append("  every player has played a Heritage card: they are revealed")
+    for position in range(MAX_POSITIONS):
+        if not _face_up(before, position) and _face_up(after, position):
+            lines.append(f"  position {position + 1} turned face up: {_tile_name(after, position)}")
+    if after[TERMINAL] and not before[TERMINAL]:
+        lines.append("  the game is over")
+    return lines

@@ -33,7 +33,7 @@ from pharaoh_env.state import (
 )
 from treasure_core.aec import TreasureAECEnv, TreasureOrderEnforcingWrapper
 from treasure_core.game import Dims, Dynamics, GameSpec, Guard, Kernels
-from treasure_core.header import CURRENT_PLAYER, NUM_PLAYERS
+from treasure_core.header import NUM_PLAYERS
 from treasure_core.options import Option
 from treasure_core.parallel import TreasureParallelEnv
 
@@ -141,6 +141,7 @@ GAME = GameSpec(
     render_ansi=render.render_ansi,
     render_rgb=render.render_rgb,
     action_name=render.describe_action,
+    describe_step=render.describe_step,
     check_invariants=check_invariants,
     state_fields=STATE_FIELDS,
     validate_state=validate_state,
@@ -166,67 +167,12 @@ GAME = GameSpec(
 )
 
 
-class PharaohAECEnv(TreasureAECEnv):
-    """The AEC env whose text rendering also lists the events since the viewer's last turn
-    (render_viewer, else the player to act): the opponents' actions, the photograph drawn, the
-    mummy's and the curse's moves, the collapse. It keeps them as they happen
-    (render.EventLog); the state layout is unchanged, and reset() or set_state() start a new
-    list (a state set from outside has no history). Only an env with a text render_mode keeps
-    them, so training pays nothing for it."""
-
-    def __init__(self, game: Any = None, render_mode: str | None = None, **options: Any):
-        super().__init__(GAME if game is None else game, render_mode=render_mode, **options)
-        self.events = render.EventLog()
-
-    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
-        super().reset(seed=seed, options=options)
-        self.events = render.EventLog()
-
-    def set_state(self, state: np.ndarray | bytes) -> None:
-        super().set_state(state)
-        self.events = render.EventLog()
-
-    def step(self, action: Any) -> None:
-        # Only a text rendering lists the events: without one, the step costs no copies.
-        if self.render_mode not in ("ansi", "human") or not self.agents or action is None:
-            super().step(action)
-            return
-        before = self._state.copy()
-        super().step(action)
-        if not np.array_equal(before, self._state):  # an illegal action under "penalize" changes nothing
-            self.events.record(before, int(action), self._state)
-
-    def events_since(self, player: int | None = None) -> list[str]:
-        """The events since `player`'s last decision (default: render_viewer, else the player
-        to act), in words."""
-        if player is None:
-            player = self._events_player()
-        return self.events.since(player, self.render_viewer)
-
-    def _events_player(self) -> int:
-        if self.render_viewer is not None:
-            return int(self.render_viewer)
-        return int(self.get_state()[CURRENT_PLAYER])
-
-    def render(self) -> str | np.ndarray | None:
-        if self.render_mode not in ("ansi", "human"):
-            return super().render()
-        lines = GAME.render_ansi(self.get_state(), viewer=self.render_viewer).split("\n")
-        events = self.events_since()
-        if events:
-            lines[-1:-1] = [f"since player_{self._events_player()}'s last turn:", *events]
-        text = "\n".join(lines)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
-
-
-def raw_env(render_mode: str | None = None, **options: Any) -> PharaohAECEnv:
-    """The bare AEC env (PharaohAECEnv: its rendering lists the events since the viewer's last
-    turn). Options: num_players (2..4, default 4), reward, illegal_action, photo, treasures,
-    collapse_timer, rotate_reach, lamp_figures (docs/games/pharaoh.md)."""
-    return PharaohAECEnv(GAME, render_mode=render_mode, **options)
+def raw_env(render_mode: str | None = None, **options: Any) -> TreasureAECEnv:
+    """The bare AEC env (with a render_mode, its rendering lists the events since the viewer's
+    last turn: render.describe_step). Options: num_players (2..4, default 4), reward,
+    illegal_action, photo, treasures, collapse_timer, rotate_reach, lamp_figures
+    (docs/games/pharaoh.md)."""
+    return TreasureAECEnv(GAME, render_mode=render_mode, **options)
 
 
 def env(render_mode: str | None = None, **options: Any) -> TreasureOrderEnforcingWrapper:

@@ -4,8 +4,6 @@ Renderings show only public information, plus the values `viewer` knows when one
 
 from __future__ import annotations
 
-from collections import deque
-
 import numpy as np
 
 from pharaoh_env.data import (
@@ -380,35 +378,3 @@ def describe_step(before: np.ndarray, action: int, after: np.ndarray, viewer: in
     if gone:
         lines.append(f"  the pyramid collapsed: {', '.join(cell_words(c) for c in gone)} fell")
     return lines
-
-
-class EventLog:
-    """The decisions of a game as `describe_step` words, kept as they happen (the state holds
-    only the last decision's events), to list the events since a player's last turn."""
-
-    KEPT = 256  # decisions kept: far more than a round's (n turns of at most a few each)
-
-    def __init__(self) -> None:
-        self.entries: deque[tuple[int, np.ndarray, int, np.ndarray]] = deque(maxlen=self.KEPT)
-
-    def record(self, before: np.ndarray, action: int, after: np.ndarray) -> None:
-        """One applied decision: `before` is kept as given (the caller's own copy), `after` is
-        copied (the env goes on changing its state in place)."""
-        self.entries.append((int(before[CURRENT_PLAYER]), before, int(action), after.copy()))
-
-    def since(self, player: int, viewer: int | None = None) -> list[str]:
-        """The words for everything since the end of `player`'s last turn before the one it
-        plays now (or before now, between its turns): its last decision's own consequences
-        (the rings its turn's end set off), the others' decisions, and its own in the turn now;
-        everything kept if it never played."""
-        k = len(self.entries) - 1
-        while k >= 0 and self.entries[k][0] == player:  # the turn it plays now
-            k -= 1
-        while k >= 0 and self.entries[k][0] != player:  # the others' turns
-            k -= 1
-        lines: list[str] = []
-        for index in range(max(k, 0), len(self.entries)):
-            actor, before, action, after = self.entries[index]
-            words = describe_step(before, action, after, viewer)
-            lines.extend(words[1:] if index == k else words)
-        return lines

@@ -15,6 +15,7 @@ from tomb_env.data import (
     LOCATION_NAMES,
     MAX_LOCATION_CARDS,
     MAX_PLAYERS,
+    MAX_ROUNDS,
     NUM_CARDS,
 )
 from tomb_env.kernels import card_kind, card_value, known_score, player_score, stash_size
@@ -55,11 +56,13 @@ from tomb_env.state import (
     NO_CARD,
     NO_LOCATION,
     NOBODY,
+    NUM_LOCATIONS,
     NUM_ROUNDS,
     OUTCOME,
     OUTCOME_NAMES,
     PHASE,
     PHASE_CALL,
+    PHASE_CHOOSE,
     PHASE_FORCE,
     PHASE_NEGOTIATE,
     PHASES,
@@ -307,3 +310,54 @@ def render_rgb(state: np.ndarray) -> np.ndarray:
                 (90, 60, 160) if loc == 0 else (60, 140, 170)
             )
     return image
+
+
+# -- the events since a player's last turn (play, serve) -------------------------------------
+def describe_step(before: np.ndarray, action: int, after: np.ndarray, viewer: int | None = None) -> list[str]:
+    """What one decision did, as `viewer` may know it: a location choice and a vote stay secret
+    (only that they were made) until the rules reveal them all together; every other decision
+    is public, but only the players at a location see its negotiation. Then the reveals, the
+    outcomes of the locations and a new round."""
+    player = int(before[CURRENT_PLAYER])
+    block, _ = ACTIONS.block_of(int(action))
+    here = int(before[LOCATION + player])
+    there = viewer is not None and before[PHASE] == PHASE_NEGOTIATE and before[LOCATION + viewer] == here
+    if before[PHASE] == PHASE_NEGOTIATE and player != viewer and not there:
+        # Only the players at a location see its negotiation.
+        lines = [f"player_{player} negotiates at the {LOCATION_NAMES[here]} (where you are not)"]
+    elif block in (CHOOSE, VOTE) and player != viewer:
+        made = "chose a location" if block is CHOOSE else "voted"
+        lines = [f"player_{player} {made} (secret until everyone has)"]
+    else:
+        lines = [f"player_{player}: {describe_action(before, action, player)}"]
+    n = int(before[NUM_PLAYERS])
+    if before[PHASE] == PHASE_CHOOSE and after[PHASE] != PHASE_CHOOSE:
+        where = [
+            f"player_{p} to the {LOCATION_NAMES[int(after[LOCATION + p])]}"
+            for p in range(n)
+            if after[LOCATION + p] != NO_LOCATION
+        ]
+        lines.append("  revealed: " + (", ".join(where) or "nobody went"))
+    for loc in range(NUM_LOCATIONS):
+        seen = viewer is not None and before[LOCATION + viewer] == loc
+        if seen and before[NEG_STAGE + loc] == STAGE_VOTE and after[NEG_STAGE + loc] != STAGE_VOTE:
+            if after[NEG_STAGE + loc] in (STAGE_ASSIGN, STAGE_TRANSFER):
+                votes = [
+                    f"player_{p} {'accepted' if after[LAST_VOTES + p] else 'rejected'}"
+                    for p in range(n)
+                    if after[LOCATION + p] == loc and after[LAST_VOTES + p] != VOTE_NONE
+                ]
+                lines.append(f"  the proposal at the {LOCATION_NAMES[loc]} failed ({', '.join(votes)})")
+            else:
+                lines.append(f"  the vote at the {LOCATION_NAMES[loc]} is over")
+    # A location's outcome is public at the end of its round.
+    first, last = int(before[ROUND]), int(after[ROUND]) + (1 if after[TERMINAL] else 0)
+    for past in range(first, min(last, MAX_ROUNDS)):
+        outcomes = ", ".join(
+            f"{LOCATION_NAMES[loc]} {OUTCOME_NAMES[int(after[OUTCOME + past * NUM_LOCATIONS + loc])]}"
+            for loc in range(NUM_LOCATIONS)
+        )
+        lines.append(f"  round {past + 1} is over: {outcomes}")
+    if after[ROUND] != before[ROUND] and not after[TERMINAL]:
+        lines.append(f"  round {int(after[ROUND]) + 1} begins")
+    return lines

@@ -18,6 +18,7 @@ from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable, AECOrderEnforcingIterator
 
 from treasure_core import ansi
+from treasure_core.events import EventLog, describe_by_name
 from treasure_core.game import GameSpec
 from treasure_core.header import CURRENT_PLAYER, NUM_PLAYERS, P_GUARD_LIMIT, STATE_DTYPE, TERMINAL
 
@@ -161,6 +162,11 @@ class TreasureAECEnv(AECEnv):
         self._masks: list[np.ndarray] = []  # every seat's mask now, kept with the state
         self._mask_buffer = np.zeros((self.num_players, self.dims.n_actions), np.int8)  # scratch
         self._blank_info: dict[str, Any] | None = None  # every step's info keys, zero
+        # The events since each player's last turn, kept only by an env that renders (a training
+        # step pays no state copies for them).
+        self._events: EventLog | None = None
+        if render_mode is not None:
+            self._events = EventLog(game.describe_step or describe_by_name(game.action_name))
 
     # -- spaces ---------------------------------------------------------------------------
     def observation_space(self, agent: str) -> spaces.Space:
@@ -176,6 +182,8 @@ class TreasureAECEnv(AECEnv):
         self.seed_used = random_seed() if seed is None else normalise_seed(seed)
         self.game.kernels.init(self._state, self.params, self.seed_used)
         self._has_state = True
+        if self._events is not None:
+            self._events.clear()
         self._sync_from_state()
 
     def _sync_from_state(self) -> None:
@@ -337,7 +345,12 @@ class TreasureAECEnv(AECEnv):
             return
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
-        self.game.kernels.step(self._state, checked)
+        if self._events is None:
+            self.game.kernels.step(self._state, checked)
+        else:
+            before = self._state.copy()
+            self.game.kernels.step(self._state, checked)
+            self._events.record(before, checked, self._state)
         self.agent_selection = self.possible_agents[int(self._state[CURRENT_PLAYER])]
         if self._state[TERMINAL]:
             self._finish()
@@ -468,6 +481,8 @@ class TreasureAECEnv(AECEnv):
             self.__dict__.update(saved[0])
             self._state[:] = saved[1]
             raise
+        if self._events is not None:
+            self._events.clear()  # a state set from outside has no history
 
     def clone(self) -> TreasureAECEnv:
         """An independent copy of this env, mid-game included."""
@@ -507,6 +522,25 @@ class TreasureAECEnv(AECEnv):
         return twin
 
     # -- rendering ------------------------------------------------------------------------
+    def events_since(self, player: int | None = None) -> list[str]:
+        """The events since `player`'s last turn, in words as render_viewer may know them
+        (`player` defaults to render_viewer, else the player to act): the others' decisions,
+        the chance results and the effects (GameSpec.describe_step). Kept only by an env with a
+        render_mode; a reset or set_state starts a new list."""
+        self._require_game()
+        if self._events is None:
+            raise ValueError(
+                f"{self.game.name}: only an env with a render_mode keeps the events; "
+                "make it with render_mode='ansi' (or another)"
+            )
+        player = self._events_player() if player is None else int(player)
+        return self._events.since(player, self.render_viewer)
+
+    def _events_player(self) -> int:
+        if self.render_viewer is not None:
+            return int(self.render_viewer)
+        return int(self._state[CURRENT_PLAYER])
+
     def render(self) -> str | np.ndarray | None:
         if self.render_mode is None:
             ansi.warn("render() was called without a render_mode")
@@ -514,6 +548,11 @@ class TreasureAECEnv(AECEnv):
         if self.render_mode == "rgb_array":
             return self.game.render_rgb(self._state)
         text = self.game.render_ansi(self._state, viewer=self.render_viewer)
+        events = self.events_since()
+        if events:
+            lines = text.split("\n")
+            lines[-1:-1] = [f"since player_{self._events_player()}'s last turn:", *events]
+            text = "\n".join(lines)
         if self.render_mode == "human":
             print(text)
             return None

@@ -192,6 +192,9 @@ class GameSpec:
     # The limit that cuts a game the rules alone might never end (Guard); None: the rules end
     # every game.
     guard: Guard | None = None
+    # (before, action, after, viewer) -> lines: one decision and what it set off, as `viewer` may
+    # know them (treasure_core.events); None: every decision is public, named by action_name.
+    describe_step: Callable[..., list[str]] | None = None
 
     @property
     def options(self) -> tuple[Option, ...]:
