@@ -19,6 +19,7 @@ from treasure_apps.replay import (
     replay_record,
     write_replay,
 )
+from treasure_apps.web.server import board_view
 from treasure_core.aec import TreasureAECEnv
 from treasure_core.agents import agent_factory, play_game
 from treasure_core.registry import all_games, get_game
@@ -101,3 +102,9 @@ def test_replay_html_is_one_page_with_every_viewer(tmp_path: Path, capsys: pytes
     assert set(data["frames"]) == {"full", "0", "1"}
     assert all(len(frames) == len(actions) + 1 for frames in data["frames"].values())
     assert len(data["steps"]) == len(actions)
+    done = replay(load_replay(path))
+    for key, viewer in (("full", None), ("1", 1)):  # every board rebuilt from the piece table exactly
+        for state, board in zip(done.states, data["frames"][key], strict=True):
+            runs = data["boards"][board]["runs"]
+            content = "".join("".join(data["pieces"][start : start + length]) for start, length in runs)
+            assert content == board_view(game, state, viewer)["content"]

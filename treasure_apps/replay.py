@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import html
 import json
+import re
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -158,13 +159,40 @@ class Recorder:
 
 
 # -- the replay page ---------------------------------------------------------------------------
+class PieceTable:
+    """Boards as runs over one table of pieces (an SVG element, a text line): consecutive boards
+    share most of their pieces, so a replay's thousands of boards take little more room than
+    the pieces that change."""
+
+    SPLIT = re.compile(r"(?<=[>\n])")  # after each tag and each line: the joined pieces are the board
+
+    def __init__(self) -> None:
+        self.pieces: list[str] = []
+        self._index: dict[str, int] = {}
+
+    def runs(self, content: str) -> list[list[int]]:
+        """`content` as [start, length] runs of consecutive pieces of the table."""
+        runs: list[list[int]] = []
+        for piece in filter(None, self.SPLIT.split(content)):
+            if piece not in self._index:
+                self._index[piece] = len(self.pieces)
+                self.pieces.append(piece)
+            at = self._index[piece]
+            if runs and runs[-1][0] + runs[-1][1] == at:
+                runs[-1][1] += 1
+            else:
+                runs.append([at, 1])
+        return runs
+
+
 def replay_frames(done: Replayed) -> dict[str, Any]:
     """Every step's board for every viewer (the full view and each seat), each distinct board
-    kept once, and each step's action in words."""
+    kept once as runs over a PieceTable, and each step's action in words."""
     game = done.game
     n = done.env.num_players
     viewers: list[int | None] = [None, *range(n)]
-    boards: list[dict[str, str]] = []
+    table = PieceTable()
+    boards: list[dict[str, Any]] = []
     index_of: dict[tuple[str, str], int] = {}
     frames: dict[str, list[int]] = {}
     for viewer in viewers:
@@ -175,7 +203,7 @@ def replay_frames(done: Replayed) -> dict[str, Any]:
             token = (board["kind"], board["content"])
             if token not in index_of:
                 index_of[token] = len(boards)
-                boards.append(board)
+                boards.append({"kind": board["kind"], "runs": table.runs(board["content"])})
             frames[key].append(index_of[token])
     steps = [
         f"{agent_name(seat)}: {game.action_name(before, int(action), seat)}"
@@ -191,6 +219,7 @@ def replay_frames(done: Replayed) -> dict[str, Any]:
         "players": done.record.get("players", []),
         "viewers": [{"key": "full", "name": "full view"}]
         + [{"key": str(p), "name": f"{agent_name(p)}'s view"} for p in range(n)],
+        "pieces": table.pieces,
         "boards": boards,
         "frames": frames,
         "steps": steps,
