@@ -100,18 +100,21 @@ def test_a_game_through_the_server_and_forged_requests_change_nothing() -> None:
         status, answer = request(url + "api/act", raw=b"not json")
         assert status == 400 and "JSON" in answer["error"]
         assert "not an integer" in request(url + "api/act", {"action": "0"})[1]["error"]
+        assert view["seed"] is None  # the seed decides every hidden card
+        status, answer = request(url + "api/replay.json")
+        assert status == 409 and "once the game is over" in answer["error"]
         rng = np.random.default_rng(0)
         while not view["over"]:
             choice = view["legal"][int(rng.integers(len(view["legal"])))]["action"]
             status, view = request(url + "api/act", {"action": choice, "decision": view["decision"]})
             assert status == 200, view
-        assert view["result"][0].startswith("game over") and not view["legal"]
+        assert view["result"][0].startswith("game over") and not view["legal"] and view["seed"] == 1
         assert request(url + "api/act", {"action": 0})[1]["error"].startswith("the game is over")
         status, record = request(url + "api/replay.json")
         assert status == 200 and record["players"] == ["random", "person", "random"]
         assert np.array_equal(replay(record).states[-1], played.env.get_state())
         status, view = request(url + "api/new", {})
-        assert status == 200 and not view["over"] and view["seed"] == 2
+        assert status == 200 and not view["over"] and played.seed == 2
 
 
 def test_the_page_lists_the_events_since_your_last_turn() -> None:
@@ -126,15 +129,6 @@ def test_the_page_lists_the_events_since_your_last_turn() -> None:
         with urllib.request.urlopen(url, timeout=30) as page:
             text = page.read().decode()
         assert "<script>" in text and "/api/act" in text
-
-
-def test_fallback_events_name_public_moves_only() -> None:
-    """Without the env's own events: a sequential game's decisions are named, a simultaneous
-    game's only counted (a pending choice is hidden until the reveal)."""
-    played = session("karuba", players=2, seat=1)
-    if getattr(played.env, "events_since", None) is None:
-        played.act(played.legal()[0]["action"])
-        assert all(line.endswith(" decided") for line in played.events())
 
 
 def test_serve_options_are_checked(capsys: pytest.CaptureFixture) -> None:

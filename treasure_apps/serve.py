@@ -24,7 +24,7 @@ from treasure_apps.web.server import add_server_arguments, board_view, serve_app
 from treasure_core.aec import TreasureAECEnv, agent_name
 from treasure_core.agents import Agent
 from treasure_core.game import GameSpec
-from treasure_core.header import CURRENT_PLAYER, DECISIONS
+from treasure_core.header import DECISIONS
 from treasure_core.registry import get_game, module_of
 
 
@@ -74,16 +74,11 @@ class PlaySession:
         ]
         self.env.reset(seed=self.seed)
         self.actions: list[int] = []
-        self.log: list[tuple[int, np.ndarray, int]] = []  # (seat, state before, action)
-        self.error = ""
         self._advance()
 
     def _apply(self, action: Any) -> None:
-        seat = int(self.env.get_state()[CURRENT_PLAYER])
-        before = self.env.get_state()
         self.env.step(action)  # the env's own check: ValueError, nothing changed
         self.actions.append(int(action))
-        self.log.append((seat, before, int(action)))
 
     def _advance(self) -> None:
         """The agents play until it is the person's turn or the game is over."""
@@ -109,23 +104,9 @@ class PlaySession:
         self._advance()
 
     def events(self) -> list[str]:
-        """The events since the person's last turn: the env's own list where it keeps one; else
-        the others' decisions (named in a sequential game, where they are public; in a game
-        with simultaneous turns only that they decided, the board shows what was revealed)."""
-        since = getattr(self.env, "events_since", None)
-        if since is not None:
-            return list(since(self.seat))
-        k = len(self.log) - 1
-        while k >= 0 and self.log[k][0] != self.seat:
-            k -= 1
-        sequential = self.game.dynamics.turns == "sequential"
-        lines = []
-        for seat, before, action in self.log[k + 1 :]:
-            if sequential:
-                lines.append(f"{agent_name(seat)}: {self.game.action_name(before, action, seat)}")
-            else:
-                lines.append(f"{agent_name(seat)} decided")
-        return lines
+        """The events since the person's last turn (the others' decisions, the chance results,
+        the effects), in words as the person's seat may know them: the env's own list."""
+        return list(self.env.events_since(self.seat))
 
     def legal(self) -> list[dict[str, Any]]:
         env = self.env
@@ -157,7 +138,8 @@ class PlaySession:
             "version": self.game.env_name,
             "seat": self.seat,
             "me": self.me,
-            "seed": self.seed,
+            # The seed decides every hidden card: the person learns it once the game is over.
+            "seed": self.seed if self.env.is_over() else None,
             "players": self.players(),
             "decision": int(state[DECISIONS]),
             "over": self.env.is_over(),
@@ -168,10 +150,14 @@ class PlaySession:
         }
 
     def record(self) -> dict[str, Any]:
-        """The game so far as a replay file (treasure_apps.replay)."""
-        result = None
-        if self.env.is_over():
-            result = game_result(self.game, self.env.get_state(), self.env.is_truncated())
+        """The finished game as a replay file (treasure_apps.replay). Not before the end: its seed
+        and the others' actions would tell the person every hidden card."""
+        if not self.env.is_over():
+            raise ValueError(
+                "the replay file holds the seed, which decides every hidden card: "
+                "it is given once the game is over"
+            )
+        result = game_result(self.game, self.env.get_state(), self.env.is_truncated())
         return replay_record(self.game, self.options, self.seed, self.actions, self.players(), result)
 
 
@@ -218,6 +204,11 @@ def play_app(session: PlaySession) -> Any:
 
     def record(request: Request) -> Response:
         with session.lock:
+            if not session.env.is_over():
+                try:
+                    session.record()
+                except ValueError as error:
+                    return JSONResponse({"error": str(error)}, status_code=409)
             headers = {
                 "Content-Disposition": f'attachment; filename="{session.game.name}-{session.seed}.json"'
             }
