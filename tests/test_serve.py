@@ -286,7 +286,8 @@ def test_a_whole_game_in_the_browser(browser: Any, name: str, tmp_path: Path) ->
     """A whole game of every game, clicked in the page against the game's bot; then the game's
     own replay (the page's save) served by `replay`, and its --html export from file://."""
     game = get_game(name)
-    played = session(name, players=2, agent=next(iter(game.bots), "random"), seed=11)
+    players = max(game.min_players, min(3, game.max_players))
+    played = session(name, players=players, agent=next(iter(game.bots), "random"), seed=11)
     start = time.perf_counter()
     with running(play_app(played)) as url:
         clicks = play_in_browser(browser, url, seed=11)
