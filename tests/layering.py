@@ -27,8 +27,10 @@ def project_layers(root: Path) -> list[Layer]:
     """The project's layers, lowest first; every `*_env` package at the root is a game."""
     runtime = frozenset({"numpy", "numba", "gymnasium", "pettingzoo"})
     games = tuple(sorted(p.name for p in root.glob("*_env") if (p / "__init__.py").is_file()))
-    # Training (torch, sb3), plots, progress bars, and the benchmark's peers.
+    # Training (torch, sb3), plots, progress bars, the benchmark's peers, and the web pages (starlette,
+    # uvicorn: `serve` and `replay`).
     applications = {"tqdm", "torch", "sb3_contrib", "stable_baselines3", "matplotlib", "pyspiel", "ray"}
+    applications |= {"starlette", "uvicorn"}
     return [
         Layer("runtime", ("treasure_core",), runtime),
         Layer("games", games, runtime, independent=True),

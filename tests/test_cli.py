@@ -151,3 +151,38 @@ def test_play_lists_pharaohs_events_since_your_last_turn(monkeypatch, capsys):
     monkeypatch.setattr(builtins, "input", answer)
     assert main(["play", "pharaoh", "--players", "2", "--seed", "1"]) == 0
     assert "since player_0's last turn:" in capsys.readouterr().out
+
+
+def test_play_takes_karubas_tile_placement_as_a_row_and_a_column(monkeypatch, capsys):
+    answers = iter(["list", "9 9", "2 3", "q"])
+    monkeypatch.setattr(builtins, "input", lambda prompt: next(answers))
+    assert main(["play", "karuba", "--players", "2", "--seed", "1", "--opponents", "random"]) == 0
+    out = capsys.readouterr().out
+    assert "type its row and column" in out and "row 1: columns 1 2 3 4 5 6" in out
+    assert "  0: lay tile" in out  # `list`: every action, the cells' too
+    assert "row 9 col 9 is not a cell you may choose now" in out
+    assert "player_0 laid it on row 2 col 3" in out
+    assert "\x1b[" not in out  # not a terminal: no colour codes
+
+
+def test_ctrl_c_ends_play_with_one_line(monkeypatch, capsys):
+    def interrupt(prompt: str) -> str:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(builtins, "input", interrupt)
+    assert main(["play", "nakbe", "--seed", "1"]) == 130
+    out, err = capsys.readouterr()
+    assert out.rstrip().endswith("interrupted: the game is left unfinished") and "Traceback" not in out + err
+
+
+def test_colour_only_on_a_terminal(monkeypatch):
+    from treasure_core.ansi import colour_allowed
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    assert colour_allowed(Terminal()) and not colour_allowed(io.StringIO())
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert not colour_allowed(Terminal())

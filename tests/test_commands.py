@@ -16,7 +16,7 @@ from treasure_apps import cli
 from treasure_core.registry import game_names
 
 # The commands run below; test_every_command_is_run keeps this in step with the parser.
-RUN_HERE = {"list", "selfplay", "play", "train", "eval", "bench", "warmup"}
+RUN_HERE = {"list", "selfplay", "play", "train", "eval", "bench", "warmup", "serve", "replay"}
 
 
 def _subcommands() -> set[str]:
@@ -116,3 +116,24 @@ def test_bench(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
     assert cli.main(["bench", "--quick", "--games", "nakbe", "--out", str(tmp_path)]) == 0
     assert (tmp_path / "bench.json").is_file() and np.any([p.suffix == ".md" for p in tmp_path.iterdir()])
     assert "nakbe" in capsys.readouterr().out
+
+
+def test_serve(capsys: pytest.CaptureFixture) -> None:
+    """`serve nakbe` with its defaults (127.0.0.1, port 8000 or a free one, the bot), for a
+    second: the budget is --max-seconds."""
+    pytest.importorskip("uvicorn")
+    assert cli.main(["serve", "nakbe", "--max-seconds", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "is at http://127.0.0.1:" in out and "stopped" in out
+
+
+def test_replay(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    """`replay FILE` served with its defaults for a second, and `replay FILE --html OUT`, on a
+    game `selfplay --record` wrote."""
+    pytest.importorskip("uvicorn")
+    assert cli.main(["selfplay", "nakbe", "--games", "1", "--record", str(tmp_path)]) == 0
+    (path,) = tmp_path.glob("*.json")
+    assert cli.main(["replay", str(path), "--max-seconds", "1"]) == 0
+    assert "the replay is at http://127.0.0.1:" in capsys.readouterr().out
+    assert cli.main(["replay", str(path), "--html", str(tmp_path / "game.html")]) == 0
+    assert (tmp_path / "game.html").read_text().startswith("<!DOCTYPE html>")

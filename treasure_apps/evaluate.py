@@ -22,6 +22,7 @@ import numpy as np
 
 from treasure_apps.arguments import add_game_arguments, parse_options, split_agents
 from treasure_apps.progress import progress as progress_of
+from treasure_apps.replay import Recorder, RecordingAgent
 from treasure_apps.stats import WinRate
 from treasure_core.aec import TreasureAECEnv
 from treasure_core.agents import Agent, AgentFactory, agent_factory, play_game
@@ -47,10 +48,11 @@ def _series(
     seed: int,
     progress: bool = False,
     label: str = "",
+    recorder: Recorder | None = None,
 ) -> Iterator[tuple[int, list[bool], bool]]:
     """Play n_games, game g with the agents seating(g, num_players) makes; yield (g, winners,
     whether the guard cut it: then no one won). Game g's seeds depend only on (seed, g), so two
-    series with the same seed deal alike."""
+    series with the same seed deal alike. A recorder writes each game as a replay file."""
     if n_games < 1:
         raise ValueError(f"the number of games must be at least 1; got {n_games}")
     aec = TreasureAECEnv(game, **options)
@@ -58,7 +60,12 @@ def _series(
     for g in progress_of(range(n_games), label or "games", enabled=progress, leave=False):
         base = (seed * 1_000_003 + g) * (n + 1)
         agents = [factory(base + p) for p, factory in enumerate(seating(g, n))]
+        actions: list[int] = []
+        if recorder is not None:
+            agents = [RecordingAgent(agent, actions) for agent in agents]
         winners = _winners(play_game(aec, agents, base + n), game)
+        if recorder is not None:
+            recorder.write(base + n, actions, [agent.name for agent in agents], aec)
         yield g, winners, aec.is_truncated()
 
 
@@ -71,6 +78,7 @@ def win_rate(
     seed: int = 0,
     progress: bool = False,
     label: str = "",
+    recorder: Recorder | None = None,
 ) -> WinRate:
     """`player` in one seat against `opponent` in all others, over n_games; the player's seat
     rotates (game g: seat g mod n). A shared victory counts as a win; a game the guard cut is
@@ -80,7 +88,7 @@ def win_rate(
         return [player if p == g % n else opponent for p in range(n)]
 
     wins = truncated = 0
-    for g, winners, cut in _series(game, options, seating, n_games, seed, progress, label):
+    for g, winners, cut in _series(game, options, seating, n_games, seed, progress, label, recorder):
         wins += winners[g % len(winners)]
         truncated += cut
     return WinRate(wins, n_games, truncated)
@@ -93,6 +101,7 @@ def match_score(
     second: AgentFactory,
     n_games: int,
     seed: int = 0,
+    recorder: Recorder | None = None,
 ) -> float:
     """`first`'s score against `second`: each game seats them alternately (first in the even
     seats on even games, in the odd seats on odd games); a game scores 1 when only `first`'s
@@ -102,7 +111,8 @@ def match_score(
         return [first if (p + g) % 2 == 0 else second for p in range(n)]
 
     total = 0.0
-    for g, winners, _cut in _series(game, options, seating, n_games, seed):  # a cut game: 0 each
+    series = _series(game, options, seating, n_games, seed, recorder=recorder)
+    for g, winners, _cut in series:  # a cut game: 0 each
         first_won = any(w for p, w in enumerate(winners) if (p + g) % 2 == 0)
         second_won = any(w for p, w in enumerate(winners) if (p + g) % 2 == 1)
         total += 1.0 if first_won and not second_won else 0.5 if first_won else 0.0
@@ -138,6 +148,7 @@ def round_robin(
     n_games: int,
     seed: int = 0,
     progress: bool = False,
+    recorder: Recorder | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Every pair plays n_games (match_score). Returns (the score table, row against column,
     and the Elo ratings with the first player at 0)."""
@@ -146,7 +157,7 @@ def round_robin(
     table = np.full((k, k), np.nan)
     pairs = [(i, j) for i in range(k) for j in range(i + 1, k)]
     for i, j in progress_of(pairs, "round robin", enabled=progress):
-        score = match_score(game, options, players[names[i]], players[names[j]], n_games, seed)
+        score = match_score(game, options, players[names[i]], players[names[j]], n_games, seed, recorder)
         table[i, j], table[j, i] = score, 1.0 - score
     games = np.where(np.isnan(table), 0.0, float(n_games))
     return table, elo_ratings(np.nan_to_num(table) * n_games, games)
@@ -239,6 +250,14 @@ def learning_curve(run_dir: str | Path, out: str | Path, title: str | None = Non
 
 
 # -- command line ----------------------------------------------------------------------------
+def _recorder(
+    game: GameSpec, options: dict[str, Any], args: argparse.Namespace, label: str
+) -> Recorder | None:
+    """--record DIR: each game of the series as DIR/<game>-<label>-<number>.json."""
+    record = getattr(args, "record", None)
+    return Recorder(record, game, options, label) if record else None
+
+
 def _print_win_rates(
     game: GameSpec, options: dict[str, Any], player: AgentFactory, args: argparse.Namespace
 ) -> None:
@@ -248,7 +267,8 @@ def _print_win_rates(
         print(f"{'opponent':<12}{'win rate':>10}{'95% interval':>20}{'truncated':>11}")
         unseated = agent_factory(game, "random")  # no other seat: never asked to move
         progress = not args.no_progress
-        result = win_rate(game, options, player, unseated, args.games, args.seed, progress, "solo")
+        recorder = _recorder(game, options, args, "solo")
+        result = win_rate(game, options, player, unseated, args.games, args.seed, progress, "solo", recorder)
         low, high = result.interval
         print(f"{'in-kernel':<12}{result.rate:>10.3f}{f'[{low:.3f}, {high:.3f}]':>20}{result.truncated:>11}")
         print("(a win is a score above the in-kernel opponent's; a tie counts as a win)")
@@ -260,7 +280,9 @@ def _print_win_rates(
     print(f"{'opponent':<12}{'win rate':>10}{'95% interval':>20}{'truncated':>11}")
     for kind in ["random", *game.bots]:
         opponent = agent_factory(game, kind)
-        result = win_rate(game, options, player, opponent, args.games, args.seed, not args.no_progress, kind)
+        recorder = _recorder(game, options, args, f"vs-{kind}")
+        progress = not args.no_progress
+        result = win_rate(game, options, player, opponent, args.games, args.seed, progress, kind, recorder)
         low, high = result.interval
         print(f"{kind:<12}{result.rate:>10.3f}{f'[{low:.3f}, {high:.3f}]':>20}{result.truncated:>11}")
     print(
@@ -274,7 +296,10 @@ def _print_round_robin(game: GameSpec, options: dict[str, Any], args: argparse.N
     if len(names) < 2 or len(set(names)) != len(names):
         raise ValueError(f"--round-robin needs two or more different policies; got {names}")
     players = {name: policy_factory(game, name, deterministic=not args.sample)[0] for name in names}
-    table, ratings = round_robin(game, options, players, args.games, args.seed, not args.no_progress)
+    recorder = _recorder(game, options, args, "round-robin")
+    table, ratings = round_robin(
+        game, options, players, args.games, args.seed, not args.no_progress, recorder
+    )
     labels = [Path(name).stem if name.endswith(".zip") else name for name in names]
     width = max(12, *(len(label) + 2 for label in labels))
     print(
@@ -332,4 +357,5 @@ def add_subcommand(subparsers: Any) -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--sample", action="store_true", help="sample checkpoints' moves (default: argmax)")
     parser.add_argument("--no-progress", action="store_true")
+    parser.add_argument("--record", metavar="DIR", help="write each game as a replay file in DIR")
     parser.set_defaults(run=run)

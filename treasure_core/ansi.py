@@ -3,9 +3,11 @@ that holds colour codes by what a terminal shows."""
 
 from __future__ import annotations
 
+import os
 import re
 import sys
 import warnings
+from typing import TextIO
 
 import gymnasium
 
@@ -14,8 +16,19 @@ YELLOW = "\x1b[33m"
 _CODES = re.compile(r"\x1b\[[0-9;]*m")
 
 
+def colour_allowed(stream: TextIO | None = None) -> bool:
+    """Whether text written to `stream` (default stdout) may hold colour codes: only when it is
+    a terminal and NO_COLOR (https://no-color.org) is unset or empty, so that a pipe, a log file
+    or a CI log gets plain text."""
+    stream = sys.stdout if stream is None else stream
+    if os.environ.get("NO_COLOR"):
+        return False
+    return bool(getattr(stream, "isatty", lambda: False)())
+
+
 def paint(text: str, code: str, use_colour: bool = True) -> str:
-    """`text` in the colour `code` (an ANSI escape), or plain when not use_colour."""
+    """`text` in the colour `code` (an ANSI escape), or plain when not use_colour (callers that
+    print decide it with colour_allowed)."""
     return f"{code}{text}{RESET}" if use_colour else text
 
 
@@ -30,11 +43,11 @@ def pad(text: str, width: int) -> str:
 
 
 def warn(message: str, stacklevel: int = 1) -> None:
-    """gymnasium.logger.warn's warning, at its level, but yellow only when stderr is a terminal,
-    so that a log file or a CI log gets plain text."""
+    """gymnasium.logger.warn's warning, at its level, but yellow only when stderr is a terminal
+    and NO_COLOR is unset (colour_allowed), so that a log file or a CI log gets plain text."""
     if gymnasium.logger.min_level > gymnasium.logger.WARN:
         return
     text = f"WARN: {message}"
-    if getattr(sys.stderr, "isatty", lambda: False)():
+    if colour_allowed(sys.stderr):
         text = paint(text, YELLOW)
     warnings.warn(text, stacklevel=stacklevel + 1)
