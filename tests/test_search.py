@@ -67,6 +67,48 @@ def test_it_never_reads_the_future_chance_or_the_state_it_is_given_beyond_the_re
         assert agent.decide(changed, player) == action
 
 
+@pytest.mark.parametrize("name", GAMES)
+def test_bot_playouts_give_a_legal_action_and_the_same_one_for_the_same_seed(name):
+    """playout="bot": the game's scripted bot (bots.playout_policy) plays the playouts inside
+    the search, pure or mixed with random moves (epsilon)."""
+    game = get_game(name)
+    for epsilon in (0.0, 0.5):
+        agent = mcts_policy(game, sims=8, seed=7, playout="bot", epsilon=epsilon, max_steps=200)
+        for env, state, player in _positions(name, cases=2):
+            action = agent.decide(state, player)
+            mask = np.zeros(len(env.action_mask(env.agent_selection)), np.int8)
+            game.kernels.legal_mask(state, np.int64(player), mask)
+            assert mask[action] == 1
+            assert agent.decide(state.copy(), player) == action
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("name", ["nakbe", "tomb"])
+def test_a_search_in_chunks_is_the_search_of_their_total(name, threads):
+    """The time budget runs the search in chunks that continue the same trees; any chunks of
+    the same total give the same root visits as the count."""
+    game = get_game(name)
+    counted = mcts_policy(game, sims=SIMS * threads, seed=9, threads=threads, playout="random")
+    chunked = mcts_policy(game, sims=SIMS * threads, seed=9, threads=threads, playout="random")
+    for _env, state, player in _positions(name, seed=2):
+        action = counted.decide(state, player)
+        seed = counted.decision_seed(state)
+        for chunks in ([SIMS], [1, 7, SIMS - 8], [3] * (SIMS // 3) + [SIMS % 3]):
+            assert chunked.decide_in_chunks(state, player, iter(chunks), seed) == action
+            assert np.array_equal(chunked.visits, counted.visits)
+
+
+def test_a_time_budget_searches_until_it_is_spent():
+    game = get_game("nakbe")
+    agent = mcts_policy(game, time_ms=5.0, seed=1, playout="random")
+    for env, state, player in _positions("nakbe"):
+        action = agent.decide(state, player)
+        mask = np.zeros(len(env.action_mask(env.agent_selection)), np.int8)
+        if game.kernels.legal_mask(state, np.int64(player), mask) > 1:
+            assert agent.last_sims > 0 and agent.visits.sum() == agent.last_sims
+        assert mask[action] == 1
+
+
 @pytest.mark.parametrize("name", ["nakbe", "karuba"])
 def test_root_parallel_trees_give_a_legal_action_whatever_the_thread_count(name):
     numba = pytest.importorskip("numba")
@@ -122,6 +164,8 @@ def test_it_beats_random_play_more_often_than_not(name):
         ({"max_steps": 0}, "max_steps"),
         ({"seed": -1}, "seed"),
         ({"threads": 0}, "threads"),
+        ({"epsilon": 1.5}, "epsilon"),
+        ({"time_ms": -1.0}, "time_ms"),
     ],
 )
 def test_bad_parameters_are_a_value_error(params, match):
@@ -135,11 +179,19 @@ def test_agent_factory_names_the_search():
     assert isinstance(agent, MCTSAgent) and agent.params["sims"] == 16
     assert agent_factory(game, "mcts")(0).params["sims"] == 400
     assert agent_factory(game, "mcts: sims=8, c=0.5")(0).params["c"] == 0.5
+    timed = agent_factory(game, "mcts:time_ms=50,playout=random,epsilon=0.1")(0).params
+    assert (timed["time_ms"], timed["playout"], timed["epsilon"]) == (50.0, "random", 0.1)
+    # A game's own defaults (treasure_core.agents.MCTS_GAME_DEFAULTS), unless the spec names them.
+    assert agent_factory(game, "mcts")(0).params["playout"] == "bot"
+    assert agent_factory(get_game("karuba"), "mcts")(0).params["playout"] == "random"
+    assert agent_factory(get_game("pharaoh"), "mcts")(0).params["max_steps"] == 100
+    assert agent_factory(get_game("pharaoh"), "mcts:max_steps=300")(0).params["max_steps"] == 300
     for spec, match in [
-        ("mcts:depth=3", "unknown parameter 'depth'.*sims, c, playout, seed, max_steps, threads"),
+        ("mcts:depth=3", "unknown parameter 'depth'.*sims, c, playout, epsilon, seed, max_steps, .*time_ms"),
         ("mcts:sims=many", "sims must be an integer"),
         ("mcts:sims", "not key=value"),
         ("mcts:c=fast", "c must be a number"),
+        ("mcts:time_ms=soon", "time_ms must be a number"),
     ]:
         with pytest.raises(ValueError, match=match):
             agent_factory(game, spec)
