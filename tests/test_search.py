@@ -109,6 +109,52 @@ def test_a_time_budget_searches_until_it_is_spent():
         assert mask[action] == 1
 
 
+def _seatings():
+    """(name, players) for every game and player count."""
+    out = []
+    for name in GAMES:
+        game = get_game(name)
+        out += [(name, n) for n in range(game.min_players, game.max_players + 1)]
+    return out
+
+
+@pytest.mark.parametrize(("name", "players"), _seatings())
+def test_the_decision_depends_only_on_what_the_deciding_seat_may_know(name, players):
+    """Information safety, exact: re-dealing what the deciding seat cannot know (the game's own
+    re-deal, resample_hidden for its view, by several seeds: the unseen cards and tiles, the
+    others' pending simultaneous choices, the generator) leaves its re-deal for a seed, and so
+    the search's decision for a seed, unchanged: each game's resample_hidden sorts the pool it
+    re-deals before shuffling it."""
+    game = get_game(name)
+    resample = game.kernels.resample_hidden
+    agent = mcts_policy(game, sims=16, seed=11, playout="random", max_steps=200)
+    env = make_env(name, num_players=players)
+    rng = np.random.default_rng(players)
+    checked = 0
+    for case in range(3):
+        env.reset(seed=case)
+        for _ in range(int(rng.integers(0, 30))):
+            if env.is_over():
+                break
+            env.step(int(rng.choice(np.flatnonzero(env.action_mask(env.agent_selection)))))
+        if env.is_over():
+            continue
+        state = env.get_state().copy()
+        player = int(state[CURRENT_PLAYER])
+        action = agent.decide(state, player)
+        dealt = state.copy()
+        resample(dealt, np.int64(player), np.int64(1234))
+        for k in range(3):
+            changed = state.copy()
+            resample(changed, np.int64(player), np.int64(k))
+            again = changed.copy()
+            resample(again, np.int64(player), np.int64(1234))
+            assert np.array_equal(again, dealt), f"{name} {players}p: the re-deal depends on the hidden part"
+            assert agent.decide(changed, player) == action
+        checked += 1
+    assert checked
+
+
 @pytest.mark.parametrize("name", ["nakbe", "karuba"])
 def test_root_parallel_trees_give_a_legal_action_whatever_the_thread_count(name):
     numba = pytest.importorskip("numba")
