@@ -11,6 +11,7 @@ import numpy as np
 from numba import njit, prange
 
 from karuba_env.kernels import competitors, init, legal_mask, resample_hidden, scores, step
+from karuba_env.bots import playout_policy
 from karuba_env.observe import observe
 from karuba_env.state import GUARD_COUNTER, MAX_COMPETITORS, N_ACTIONS
 from treasure_core.header import CURRENT_PLAYER, NUM_PLAYERS, REWARD_MODE, TERMINAL
@@ -132,41 +133,49 @@ def _random_legal(state: np.ndarray, mask: np.ndarray, word: np.uint64) -> tuple
 
 
 @njit(cache=True)
-def mcts_decide(
-    state: np.ndarray, player: int, sims: int, c: float, seed: int, max_steps: int, visits_out: np.ndarray
-) -> int:
-    """Information-set MCTS with determinization for `player`, who must be to move (see
-    docs/search.md). Each simulation re-deals what `player` cannot know (resample_hidden with a
-    seed drawn from `seed`), walks a tree keyed by action sequences by UCT (exploration `c`;
-    only the actions legal in this determinization compete, counted by availability), adds one
-    node, plays uniformly random legal actions to the end or `max_steps` steps, and backs up
-    every seat's return (`returns`, also at the step cap). The state is never changed and read
-    only through the re-deal. visits_out[a] gets the root visits of action a; the most visited
-    legal action is returned (the lowest on a tie)."""
+def _playout_action(
+    state: np.ndarray, mask: np.ndarray, word: np.uint64, bot_share: float
+) -> tuple[np.uint64, int]:
+    """The playout's next action: the game's scripted bot (bots.playout_policy, its ties broken
+    by a salt drawn from the search's word) with probability `bot_share`, else a uniformly
+    random legal action. bot_share 0 draws nothing for the choice (the random playout)."""
+    if bot_share > 0.0:
+        use_bot = True
+        if bot_share < 1.0:
+            word, draw = local_next(word)
+            use_bot = np.float64(draw >> np.uint64(11)) * (1.0 / 9007199254740992.0) < bot_share
+        if use_bot:
+            word, draw = local_next(word)
+            action = playout_policy(state, np.int64(state[CURRENT_PLAYER]), np.int64(draw >> np.uint64(1)))
+            return word, action
+    return _random_legal(state, mask, word)
+
+
+@njit(cache=True)
+def _simulate(
+    state: np.ndarray,
+    player: int,
+    sims: int,
+    c: float,
+    max_steps: int,
+    bot_share: float,
+    children: np.ndarray,
+    visits: np.ndarray,
+    avail: np.ndarray,
+    values: np.ndarray,
+    meta: np.ndarray,
+) -> None:
+    """`sims` more simulations of one tree (see mcts_decide), continuing it: the tree is the
+    node table children/visits/avail/values (children[k, a] the child of node k by action a,
+    -1 if none), meta[0] the nodes in use and meta[1] the search's generator word. Nodes are
+    added while the table has room."""
     n_players = state[NUM_PLAYERS]
-    max_nodes = sims + 1
-    children = np.full((max_nodes, N_ACTIONS), -1, np.int32)
-    visits = np.zeros(max_nodes, np.int64)
-    avail = np.zeros(max_nodes, np.int64)
-    values = np.zeros((max_nodes, n_players), np.float64)
-    path = np.empty(max_nodes + 1, np.int64)
+    max_nodes = children.shape[0]
+    path = np.empty(max_steps + 2, np.int64)
     mask = np.zeros(N_ACTIONS, np.int8)
     rewards = np.zeros(n_players, np.float32)
-    root_mask = np.zeros(N_ACTIONS, np.int8)
-    visits_out[:] = 0
-    count = legal_mask(state, np.int64(player), root_mask)
-    if count == 0:
-        return -1
-    first = -1
-    for a in range(N_ACTIONS):
-        if root_mask[a]:
-            first = a
-            break
-    if count == 1:
-        visits_out[first] = sims
-        return first
-    nodes = 1
-    word = np.uint64(seed) ^ np.uint64(0x5851F42D4C957F2D)
+    nodes = np.int64(meta[0])
+    word = meta[1]
     for _ in range(sims):
         word, draw = local_next(word)
         sim = state.copy()
@@ -230,7 +239,7 @@ def mcts_decide(
                 break
         # Playout.
         while not sim[TERMINAL] and steps < max_steps:
-            word, action = _random_legal(sim, mask, word)
+            word, action = _playout_action(sim, mask, word, bot_share)
             if action < 0:
                 break
             step(sim, action)
@@ -241,17 +250,118 @@ def mcts_decide(
             visits[v] += 1
             for seat in range(n_players):
                 values[v, seat] += rewards[seat]
-    chosen = first
-    most = -1
+    meta[0] = np.uint64(nodes)
+    meta[1] = word
+
+
+@njit(cache=True)
+def mcts_root_visits(
+    state: np.ndarray, player: int, children: np.ndarray, visits: np.ndarray, visits_out: np.ndarray
+) -> int:
+    """Sum the root visits of the trees children[t], visits[t] into visits_out (legal actions of
+    `player` only); the most visited legal action (the lowest on a tie; with no visits, the
+    lowest legal action; -1 if none is legal)."""
+    root_mask = np.zeros(N_ACTIONS, np.int8)
+    visits_out[:] = 0
+    if legal_mask(state, np.int64(player), root_mask) == 0:
+        return -1
+    chosen = -1
+    most = np.int64(0)
     for a in range(N_ACTIONS):
         if root_mask[a]:
-            child = children[0, a]
-            if child >= 0:
-                visits_out[a] = visits[child]
-                if visits[child] > most:
-                    most = visits[child]
-                    chosen = a
+            if chosen < 0:
+                chosen = a
+            total = np.int64(0)
+            for t in range(children.shape[0]):
+                child = children[t, 0, a]
+                if child >= 0:
+                    total += visits[t, child]
+            visits_out[a] = total
+            if total > most:
+                most = total
+                chosen = a
     return chosen
+
+
+@njit(cache=True)
+def mcts_seed_trees(seed: int, meta: np.ndarray) -> None:
+    """Each tree's generator word from the search's seed: one tree, from the seed; several
+    (root parallelism), tree t from the seed and t. meta[t, 0] (nodes in use) is set to 1."""
+    trees = meta.shape[0]
+    for t in range(trees):
+        tree_seed = np.uint64(seed)
+        if trees > 1:
+            salt = np.uint64(t + 1) * np.uint64(0x9E3779B97F4A7C15)
+            tree_seed = mix64(np.uint64(seed) ^ salt) >> np.uint64(1)
+        meta[t, 0] = np.uint64(1)
+        meta[t, 1] = tree_seed ^ np.uint64(0x5851F42D4C957F2D)
+
+
+@njit(cache=True, parallel=True)
+def mcts_grow(
+    state: np.ndarray,
+    player: int,
+    sims: int,
+    c: float,
+    max_steps: int,
+    bot_share: float,
+    children: np.ndarray,
+    visits: np.ndarray,
+    avail: np.ndarray,
+    values: np.ndarray,
+    meta: np.ndarray,
+) -> None:
+    """`sims` more simulations in each of the trees children[t], ... meta[t] (seeded by
+    mcts_seed_trees), over numba's threads: a search run in chunks (a time budget) continues
+    the same trees, and the same chunks give the same trees whatever the thread count."""
+    for t in prange(children.shape[0]):
+        _simulate(
+            state, player, sims, c, max_steps, bot_share, children[t], visits[t], avail[t], values[t], meta[t]
+        )
+
+
+@njit(cache=True)
+def mcts_decide(
+    state: np.ndarray,
+    player: int,
+    sims: int,
+    c: float,
+    seed: int,
+    max_steps: int,
+    bot_share: float,
+    visits_out: np.ndarray,
+) -> int:
+    """Information-set MCTS with determinization for `player`, who must be to move (see
+    docs/search.md). Each simulation re-deals what `player` cannot know (resample_hidden with a
+    seed drawn from `seed`), walks a tree keyed by action sequences by UCT (exploration `c`;
+    only the actions legal in this determinization compete, counted by availability), adds one
+    node, plays out to the end or `max_steps` steps in all (each move by the game's scripted bot
+    with probability `bot_share`, else uniformly random), and backs up every seat's return
+    (`returns`, also at the step cap). The state is never changed and read only through the
+    re-deal. visits_out[a] gets the root visits of action a; the most visited legal action is
+    returned (the lowest on a tie)."""
+    root_mask = np.zeros(N_ACTIONS, np.int8)
+    visits_out[:] = 0
+    count = legal_mask(state, np.int64(player), root_mask)
+    if count == 0:
+        return -1
+    if count == 1:
+        for a in range(N_ACTIONS):
+            if root_mask[a]:
+                visits_out[a] = sims
+                return a
+    max_nodes = sims + 1
+    n_players = state[NUM_PLAYERS]
+    children = np.full((1, max_nodes, N_ACTIONS), -1, np.int32)
+    visits = np.zeros((1, max_nodes), np.int64)
+    avail = np.zeros((1, max_nodes), np.int64)
+    values = np.zeros((1, max_nodes, n_players), np.float64)
+    meta = np.zeros((1, 2), np.uint64)
+    mcts_seed_trees(seed, meta)
+    _simulate(
+        state, player, sims, c, max_steps, bot_share, children[0], visits[0], avail[0], values[0], meta[0]
+    )
+    return mcts_root_visits(state, player, children, visits, visits_out)
 
 
 @njit(cache=True, parallel=True)
@@ -262,26 +372,34 @@ def mcts_decide_trees(
     c: float,
     seed: int,
     max_steps: int,
+    bot_share: float,
     trees: int,
     visits_out: np.ndarray,
 ) -> int:
     """Root parallelism: `trees` independent searches of `sims` simulations each (tree t seeded
-    from `seed` and t), over numba's threads; their root visits are summed into visits_out and
-    the most visited legal action is returned (the lowest on a tie). The result does not depend
-    on the thread count."""
-    per_tree = np.zeros((trees, N_ACTIONS), np.int64)
+    from `seed` and t, mcts_seed_trees), over numba's threads; their root visits are summed
+    into visits_out and the most visited legal action is returned (the lowest on a tie). The
+    result does not depend on the thread count."""
+    root_mask = np.zeros(N_ACTIONS, np.int8)
+    visits_out[:] = 0
+    count = legal_mask(state, np.int64(player), root_mask)
+    if count == 0:
+        return -1
+    if count == 1:
+        for a in range(N_ACTIONS):
+            if root_mask[a]:
+                visits_out[a] = sims * trees
+                return a
+    max_nodes = sims + 1
+    n_players = state[NUM_PLAYERS]
+    children = np.full((trees, max_nodes, N_ACTIONS), -1, np.int32)
+    visits = np.zeros((trees, max_nodes), np.int64)
+    avail = np.zeros((trees, max_nodes), np.int64)
+    values = np.zeros((trees, max_nodes, n_players), np.float64)
+    meta = np.zeros((trees, 2), np.uint64)
+    mcts_seed_trees(seed, meta)
     for t in prange(trees):
-        salt = np.uint64(t + 1) * np.uint64(0x9E3779B97F4A7C15)
-        tree_seed = np.int64(mix64(np.uint64(seed) ^ salt) >> np.uint64(1))
-        mcts_decide(state, player, sims, c, tree_seed, max_steps, per_tree[t])
-    chosen = -1
-    most = np.int64(-1)
-    for a in range(N_ACTIONS):
-        total = np.int64(0)
-        for t in range(trees):
-            total += per_tree[t, a]
-        visits_out[a] = total
-        if total > most and total > 0:
-            most = total
-            chosen = a
-    return chosen
+        _simulate(
+            state, player, sims, c, max_steps, bot_share, children[t], visits[t], avail[t], values[t], meta[t]
+        )
+    return mcts_root_visits(state, player, children, visits, visits_out)

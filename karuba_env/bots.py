@@ -186,3 +186,7 @@ class KarubaBot(KernelBot):
     picks up crystals and gold on the way."""
 
     policy = staticmethod(heuristic_action)
+
+
+# The search's bot playout (treasure_core.codegen: batch.py calls the policy by this name).
+playout_policy = heuristic_action

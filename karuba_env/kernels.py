@@ -476,6 +476,8 @@ def resample_hidden(state: np.ndarray, player: int, seed: int) -> None:
     decisions). The generator is reseeded from `seed`."""
     rng_seed(state, RNG, seed)
     revealed = state[TILES_REVEALED]
+    # Canonical first: the re-deal depends only on what player knows and the seed.
+    state[STACK + revealed : STACK + NUM_TILES].sort()
     rng_shuffle(state, RNG, state[STACK + revealed : STACK + NUM_TILES], NUM_TILES - revealed)
     if state[TERMINAL] or state[PHASE] != PHASE_PLAY:
         return

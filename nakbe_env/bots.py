@@ -86,3 +86,7 @@ class NakbeBot(KernelBot):
     holds back the explorers that are not on its team."""
 
     policy = staticmethod(heuristic_action)
+
+
+# The search's bot playout (treasure_core.codegen: batch.py calls the policy by this name).
+playout_policy = heuristic_action

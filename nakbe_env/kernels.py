@@ -656,6 +656,7 @@ def resample_hidden(state: np.ndarray, player: int, seed: int) -> None:
         if seat != player:
             cards[count] = state[TEAM_CARD + seat]
             count += 1
+    cards[:count].sort()  # canonical: the re-deal depends only on what player knows and the seed
     rng_shuffle(state, RNG, cards, count)
     count = 0
     for seat in range(MAX_PLAYERS):
@@ -695,6 +696,7 @@ def resample_tokens(state, player, side):
                     count += 1
                     held[seat] += 1
                 state[base + seat * TOKEN_KINDS + value] = 0
+    pool[:count].sort()  # canonical (resample_hidden)
     rng_shuffle(state, RNG, pool, count)
     count = 0
     if on_board:

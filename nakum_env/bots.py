@@ -290,3 +290,7 @@ class NakumBot(KernelBot):
     Offerings as soon as it can."""
 
     policy = staticmethod(heuristic_action)
+
+
+# The search's bot playout (treasure_core.codegen: batch.py calls the policy by this name).
+playout_policy = heuristic_action

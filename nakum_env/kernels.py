@@ -8,6 +8,7 @@ from nakum_env import cenote, chaakbot
 from nakum_env.data import (
     BLACK_CUBES,
     BOARD_TILES,
+    BOT_DRAW,
     CLAN_INCREASE_COST,
     CLAN_LIMIT,
     CORN,
@@ -31,6 +32,7 @@ from nakum_env.data import (
     MAX_POSITIONS,
     MAX_SPACES,
     MIN_WORKERS,
+    NUM_BOT_CARDS,
     NUM_CLANS,
     NUM_HERITAGE,
     NUM_MARKET,
@@ -66,6 +68,10 @@ from nakum_env.data import (
 )
 from nakum_env.state import (
     AVAILABLE,
+    BOT_DECK,
+    BOT_DECK_COUNT,
+    BOT_DRAWN,
+    BOT_FACE_DOWN,
     BOT_MARK,
     CLAN,
     CUBE_INCREASE,
@@ -1005,9 +1011,12 @@ def resample_hidden(state: np.ndarray, player: int, seed: int) -> None:
                         state[PENDING + q] = card
                         break
                     pick -= 1
+    # The decks sorted first: the re-deal depends only on what player knows and the seed.
     count = state[MARKET_DECK_COUNT]
+    state[MARKET_DECK : MARKET_DECK + count].sort()
     rng_shuffle(state, RNG, state[MARKET_DECK : MARKET_DECK + count], count)
     count = state[OFFER_DECK_COUNT]
+    state[OFFER_DECK : OFFER_DECK + count].sort()
     rng_shuffle(state, RNG, state[OFFER_DECK : OFFER_DECK + count], count)
     # Tiles: the face-down ones and the boxed ones are indistinguishable to every player.
     on_board = np.zeros(NUM_TILES, np.int32)
@@ -1030,7 +1039,32 @@ def resample_hidden(state: np.ndarray, player: int, seed: int) -> None:
     if state[VARIANT + V_DESTINY] and not state[TERMINAL]:
         cenote.resample_destiny(state, player)
     if n == 1:  # solo: Chaak'Bot's deck order and orientations, hard mode's face-down cards
+        canonical_bot_cards(state)
         chaakbot.resample(state)
+
+
+@njit(cache=True)
+def canonical_bot_cards(state: np.ndarray) -> None:
+    """Chaak'Bot's deck and its face-down drawn cards (the cards the human cannot tell apart)
+    sorted together, deck first, before chaakbot.resample shuffles them: so the re-deal depends
+    only on what the human knows and the seed."""
+    pool = np.empty(NUM_BOT_CARDS, np.int32)
+    count = state[BOT_DECK_COUNT]
+    size = count
+    for i in range(count):
+        pool[i] = state[BOT_DECK + i]
+    for k in range(BOT_DRAW):
+        if chaakbot.drawn_face_down(state, k):
+            pool[size] = chaakbot.drawn_card(state, k)
+            size += 1
+    pool[:size].sort()
+    for i in range(count):
+        state[BOT_DECK + i] = pool[i]
+    i = count
+    for k in range(BOT_DRAW):
+        if chaakbot.drawn_face_down(state, k):
+            state[BOT_DRAWN + k] = pool[i] + BOT_FACE_DOWN
+            i += 1
 
 
 # -- solo: the human's decision, then Chaak'Bot's turn (its rules in chaakbot.py) ------------------

@@ -419,3 +419,7 @@ class PharaohBot(KernelBot):
     """Explores, carries treasures home and leaves the pyramid when it collapses."""
 
     policy = staticmethod(heuristic_action)
+
+
+# The search's bot playout (treasure_core.codegen: batch.py calls the policy by this name).
+playout_policy = heuristic_action

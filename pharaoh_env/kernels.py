@@ -902,6 +902,7 @@ def resample_hidden(state: np.ndarray, player: int, seed: int) -> None:
             cells[count] = cell
             tiles[count] = state[CELL_TILE + cell]
             count += 1
+    tiles[:count].sort()  # canonical: the re-deal depends only on what player knows and the seed
     rng_shuffle(state, RNG, tiles, count)
     for k in range(count):
         state[CELL_TILE + cells[k]] = tiles[k]
@@ -913,8 +914,10 @@ def resample_hidden(state: np.ndarray, player: int, seed: int) -> None:
             slots[count] = slot
             values[count] = state[SLOT_VALUE + slot]
             count += 1
+    values[:count].sort()
     rng_shuffle(state, RNG, values, count)
     for k in range(count):
         state[SLOT_VALUE + slots[k]] = values[k]
     taken = state[PHOTOS_TAKEN]
+    state[PHOTO_ORDER + taken : PHOTO_ORDER + NUM_PHOTOS].sort()
     rng_shuffle(state, RNG, state[PHOTO_ORDER + taken : PHOTO_ORDER + NUM_PHOTOS], NUM_PHOTOS - taken)

@@ -67,6 +67,94 @@ def test_it_never_reads_the_future_chance_or_the_state_it_is_given_beyond_the_re
         assert agent.decide(changed, player) == action
 
 
+@pytest.mark.parametrize("name", GAMES)
+def test_bot_playouts_give_a_legal_action_and_the_same_one_for_the_same_seed(name):
+    """playout="bot": the game's scripted bot (bots.playout_policy) plays the playouts inside
+    the search, pure or mixed with random moves (epsilon)."""
+    game = get_game(name)
+    for epsilon in (0.0, 0.5):
+        agent = mcts_policy(game, sims=8, seed=7, playout="bot", epsilon=epsilon, max_steps=200)
+        for env, state, player in _positions(name, cases=2):
+            action = agent.decide(state, player)
+            mask = np.zeros(len(env.action_mask(env.agent_selection)), np.int8)
+            game.kernels.legal_mask(state, np.int64(player), mask)
+            assert mask[action] == 1
+            assert agent.decide(state.copy(), player) == action
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("name", ["nakbe", "tomb"])
+def test_a_search_in_chunks_is_the_search_of_their_total(name, threads):
+    """The time budget runs the search in chunks that continue the same trees; any chunks of
+    the same total give the same root visits as the count."""
+    game = get_game(name)
+    counted = mcts_policy(game, sims=SIMS * threads, seed=9, threads=threads, playout="random")
+    chunked = mcts_policy(game, sims=SIMS * threads, seed=9, threads=threads, playout="random")
+    for _env, state, player in _positions(name, seed=2):
+        action = counted.decide(state, player)
+        seed = counted.decision_seed(state)
+        for chunks in ([SIMS], [1, 7, SIMS - 8], [3] * (SIMS // 3) + [SIMS % 3]):
+            assert chunked.decide_in_chunks(state, player, iter(chunks), seed) == action
+            assert np.array_equal(chunked.visits, counted.visits)
+
+
+def test_a_time_budget_searches_until_it_is_spent():
+    game = get_game("nakbe")
+    agent = mcts_policy(game, time_ms=5.0, seed=1, playout="random")
+    for env, state, player in _positions("nakbe"):
+        action = agent.decide(state, player)
+        mask = np.zeros(len(env.action_mask(env.agent_selection)), np.int8)
+        if game.kernels.legal_mask(state, np.int64(player), mask) > 1:
+            assert agent.last_sims > 0 and agent.visits.sum() == agent.last_sims
+        assert mask[action] == 1
+
+
+def _seatings():
+    """(name, players) for every game and player count."""
+    out = []
+    for name in GAMES:
+        game = get_game(name)
+        out += [(name, n) for n in range(game.min_players, game.max_players + 1)]
+    return out
+
+
+@pytest.mark.parametrize(("name", "players"), _seatings())
+def test_the_decision_depends_only_on_what_the_deciding_seat_may_know(name, players):
+    """Information safety, exact: re-dealing what the deciding seat cannot know (the game's own
+    re-deal, resample_hidden for its view, by several seeds: the unseen cards and tiles, the
+    others' pending simultaneous choices, the generator) leaves its re-deal for a seed, and so
+    the search's decision for a seed, unchanged: each game's resample_hidden sorts the pool it
+    re-deals before shuffling it."""
+    game = get_game(name)
+    resample = game.kernels.resample_hidden
+    agent = mcts_policy(game, sims=16, seed=11, playout="random", max_steps=200)
+    env = make_env(name, num_players=players)
+    rng = np.random.default_rng(players)
+    checked = 0
+    for case in range(3):
+        env.reset(seed=case)
+        for _ in range(int(rng.integers(0, 30))):
+            if env.is_over():
+                break
+            env.step(int(rng.choice(np.flatnonzero(env.action_mask(env.agent_selection)))))
+        if env.is_over():
+            continue
+        state = env.get_state().copy()
+        player = int(state[CURRENT_PLAYER])
+        action = agent.decide(state, player)
+        dealt = state.copy()
+        resample(dealt, np.int64(player), np.int64(1234))
+        for k in range(3):
+            changed = state.copy()
+            resample(changed, np.int64(player), np.int64(k))
+            again = changed.copy()
+            resample(again, np.int64(player), np.int64(1234))
+            assert np.array_equal(again, dealt), f"{name} {players}p: the re-deal depends on the hidden part"
+            assert agent.decide(changed, player) == action
+        checked += 1
+    assert checked
+
+
 @pytest.mark.parametrize("name", ["nakbe", "karuba"])
 def test_root_parallel_trees_give_a_legal_action_whatever_the_thread_count(name):
     numba = pytest.importorskip("numba")
@@ -122,6 +210,8 @@ def test_it_beats_random_play_more_often_than_not(name):
         ({"max_steps": 0}, "max_steps"),
         ({"seed": -1}, "seed"),
         ({"threads": 0}, "threads"),
+        ({"epsilon": 1.5}, "epsilon"),
+        ({"time_ms": -1.0}, "time_ms"),
     ],
 )
 def test_bad_parameters_are_a_value_error(params, match):
@@ -135,13 +225,29 @@ def test_agent_factory_names_the_search():
     assert isinstance(agent, MCTSAgent) and agent.params["sims"] == 16
     assert agent_factory(game, "mcts")(0).params["sims"] == 400
     assert agent_factory(game, "mcts: sims=8, c=0.5")(0).params["c"] == 0.5
+    timed = agent_factory(game, "mcts:time_ms=50,playout=random,epsilon=0.1")(0).params
+    assert (timed["time_ms"], timed["playout"], timed["epsilon"]) == (50.0, "random", 0.1)
+    # A game's own defaults (treasure_core.agents.MCTS_GAME_DEFAULTS), unless the spec names them.
+    assert agent_factory(game, "mcts")(0).params["playout"] == "bot"
+    assert agent_factory(get_game("karuba"), "mcts")(0).params["playout"] == "random"
+    assert agent_factory(get_game("pharaoh"), "mcts")(0).params["max_steps"] == 100
+    assert agent_factory(get_game("pharaoh"), "mcts:max_steps=300")(0).params["max_steps"] == 300
     for spec, match in [
-        ("mcts:depth=3", "unknown parameter 'depth'.*sims, c, playout, seed, max_steps, threads"),
+        ("mcts:depth=3", "unknown parameter 'depth'.*sims, c, playout, epsilon, seed, max_steps, .*time_ms"),
         ("mcts:sims=many", "sims must be an integer"),
         ("mcts:sims", "not key=value"),
         ("mcts:c=fast", "c must be a number"),
+        ("mcts:time_ms=soon", "time_ms must be a number"),
     ]:
         with pytest.raises(ValueError, match=match):
             agent_factory(game, spec)
     with pytest.raises(ValueError, match="mcts"):
         agent_factory(game, "mctss")
+
+
+def test_the_bench_search_section_times_a_few_decisions():
+    from treasure_apps import bench
+
+    figures = bench.measure_search("nakbe", 8)
+    assert figures["sims"] == 8 and figures["threads"] == 1 and figures["playout"] == "bot"
+    assert figures["ms_per_decision"] > 0 and figures["decisions_per_second"] > 0

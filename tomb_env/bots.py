@@ -371,3 +371,7 @@ class TombBot(KernelBot):
     """Values cards for its own character, proposes fair splits by that value, accepts fair deals."""
 
     policy = staticmethod(heuristic_action)
+
+
+# The search's bot playout (treasure_core.codegen: batch.py calls the policy by this name).
+playout_policy = heuristic_action

@@ -1043,6 +1043,7 @@ def redeal_unseen(state, player):
         positions[count] = i
         ids[count] = state[DECK + i]
         count += 1
+    ids[:count].sort()  # canonical: the re-deal depends only on what player knows and the seed
     rng_shuffle(state, RNG, ids, count)
     for k in range(count):
         i = positions[k]

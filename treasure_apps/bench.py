@@ -66,6 +66,9 @@ BATCH_SIZES = (1, 64, 1024)  # games per BatchRunner driven from Python
 PLAYOUT_BATCH = 1024  # games per random_playout call
 PLAYOUT_STEPS_PER_CALL = 256  # decisions each game takes per random_playout call
 MEMORY_GAMES = 100_000  # the batch whose memory is measured
+SEARCH_SIMS = 400  # the search section: simulations per decision (the game's search defaults)
+QUICK_SEARCH_SIMS = 100  # the same, under --quick
+SEARCH_DECISIONS = 5  # decisions timed on the opening position (after one to load the cache)
 SEED = 0
 # Before the peers and before each game, the benchmark sleeps a moment and counts how many cores
 # other processes kept busy meanwhile; more than BUSY_CORES makes what follows suspect.
@@ -433,7 +436,42 @@ def measure_game(game: str, args: argparse.Namespace, all_threads: int) -> dict[
     figures["start"] = measure_start(game, cold=not args.quick)
     log(f"{game}: memory of {args.memory_games} games")
     figures["memory"] = measure_memory(game, args.memory_games)
+    log(f"{game}: search (MCTS) on the opening")
+    figures["search"] = measure_search(game, QUICK_SEARCH_SIMS if args.quick else SEARCH_SIMS)
     return figures
+
+
+def measure_search(game: str, sims: int) -> dict[str, Any]:
+    """ms per decision of the search (treasure_core.search, the game's defaults) on one thread,
+    on the opening position: a few decisions after one that compiles or loads the cache (the
+    start-up section's warmup has filled it). benchmarks/search.py has the full table."""
+    from treasure_core.agents import MCTSAgent  # the search section only
+    from treasure_core.header import CURRENT_PLAYER
+
+    spec = get_game(game)
+    agent = MCTSAgent(spec, sims=sims, seed=SEED, threads=1)
+    env = make_env(game)
+    env.reset(seed=SEED)
+    state = env.unwrapped.get_state()
+    player = int(state[CURRENT_PLAYER])
+    before = numba.get_num_threads()
+    numba.set_num_threads(1)
+    try:
+        agent.decide(state, player)
+        start = time.perf_counter()
+        for _ in range(SEARCH_DECISIONS):
+            agent.decide(state, player)
+        seconds = (time.perf_counter() - start) / SEARCH_DECISIONS
+    finally:
+        numba.set_num_threads(before)
+    return {
+        "sims": sims,
+        "threads": 1,
+        "playout": agent.params["playout"],
+        "max_steps": agent.params["max_steps"],
+        "ms_per_decision": 1000 * seconds,
+        "decisions_per_second": 1 / seconds if seconds > 0 else None,
+    }
 
 
 # -- the peers --------------------------------------------------------------------------------
@@ -806,6 +844,15 @@ def print_report(report: dict[str, Any]) -> None:
                 print(f"  {game:<10} {kind:<7} {start['reason']}")
                 continue
             print(f"  {game:<10} {kind:<7}" + "".join(f"{start[stage]:>15.2f}" for stage in stages))
+    print()
+    print("search (MCTS, the game's defaults, one thread, the opening position)")
+    for game, figures in report["games"].items():
+        search = figures.get("search")
+        if search:
+            print(
+                f"  {game:<10} {search['ms_per_decision']:>8.2f} ms per decision at {search['sims']} "
+                f"simulations ({search['playout']} playout, cap {search['max_steps']})"
+            )
     print()
     print("memory")
     for game, figures in report["games"].items():

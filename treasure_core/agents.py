@@ -5,14 +5,15 @@ by a string, and one game played with an agent in every seat. An agent picks an 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Sequence
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
 
 from treasure_core.aec import TreasureAECEnv, agent_name
 from treasure_core.game import GameSpec
-from treasure_core.header import CURRENT_PLAYER, DECISIONS
+from treasure_core.header import CURRENT_PLAYER, DECISIONS, NUM_PLAYERS
 from treasure_core.rng import mix64
 
 
@@ -60,19 +61,47 @@ class RandomAgent(Agent):
         return int(self.rng.choice(np.flatnonzero(mask)))
 
 
-MCTS_DEFAULTS = {"sims": 400, "c": 1.4, "playout": "random", "seed": 0, "max_steps": 2000, "threads": 1}
-MCTS_PLAYOUTS = ("random",)
+MCTS_DEFAULTS = {
+    "sims": 400,
+    "c": 1.4,
+    "playout": "random",
+    "epsilon": 0.0,
+    "seed": 0,
+    "max_steps": 2000,
+    "threads": 1,
+    "time_ms": 0.0,
+}
+MCTS_PLAYOUTS = ("random", "bot")
+# Each game's own defaults over MCTS_DEFAULTS, chosen by measurement (docs/search.md): the bot
+# playout where the scripted bot is cheap enough for 400 simulations in 50 ms and makes the
+# search stronger; Karuba's bot is too slow for it (about 1 s per decision) and Pharaoh's
+# random games run thousands of moves, so Pharaoh's playouts stop early, scored by returns.
+# A game not named here (a new game) gets MCTS_DEFAULTS.
+MCTS_GAME_DEFAULTS: dict[str, dict[str, Any]] = {
+    "nakbe": {"playout": "bot"},
+    "tomb": {"playout": "bot"},
+    "nakum": {"playout": "bot"},
+    "pharaoh": {"max_steps": 100},
+}
+MCTS_INTEGERS = ("sims", "seed", "max_steps", "threads")
+MCTS_NUMBERS = ("c", "epsilon", "time_ms")
+FIRST_CHUNK = 8  # simulations per tree in a time-budgeted search's first chunk
 
 
-def check_mcts_params(params: dict[str, Any]) -> dict[str, Any]:
-    """The search's parameters, completed with MCTS_DEFAULTS; a bad key or value is a ValueError
-    naming what is allowed."""
+def mcts_defaults(game: GameSpec | None = None) -> dict[str, Any]:
+    """The search's default parameters for `game` (MCTS_DEFAULTS with MCTS_GAME_DEFAULTS)."""
+    return {**MCTS_DEFAULTS, **(MCTS_GAME_DEFAULTS.get(game.name, {}) if game is not None else {})}
+
+
+def check_mcts_params(params: dict[str, Any], game: GameSpec | None = None) -> dict[str, Any]:
+    """The search's parameters, completed with `game`'s defaults (mcts_defaults); a bad key or
+    value is a ValueError naming what is allowed."""
     allowed = ", ".join(MCTS_DEFAULTS)
     unknown = [key for key in params if key not in MCTS_DEFAULTS]
     if unknown:
         raise ValueError(f"mcts: unknown parameter {unknown[0]!r}; the parameters are {allowed}")
-    out = {**MCTS_DEFAULTS, **params}
-    for key in ("sims", "seed", "max_steps", "threads"):
+    out = {**mcts_defaults(game), **params}
+    for key in MCTS_INTEGERS:
         value = out[key]
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
             raise ValueError(f"mcts: {key} must be an integer; got {value!r}")
@@ -85,17 +114,29 @@ def check_mcts_params(params: dict[str, Any]) -> dict[str, Any]:
         raise ValueError(f"mcts: max_steps must be at least 1; got {out['max_steps']}")
     if not 0 <= out["seed"] < 2**63:
         raise ValueError(f"mcts: seed must be in [0, 2**63); got {out['seed']}")
-    c = out["c"]
-    if isinstance(c, bool) or not isinstance(c, (int, float, np.number)) or not np.isfinite(c) or c < 0:
-        raise ValueError(f"mcts: c must be a finite number >= 0; got {c!r}")
-    out["c"] = float(c)
+    for key in MCTS_NUMBERS:
+        value = out[key]
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, (int, float, np.number))
+            or not np.isfinite(value)
+        ):
+            raise ValueError(f"mcts: {key} must be a finite number; got {value!r}")
+        out[key] = float(value)
+    if out["c"] < 0:
+        raise ValueError(f"mcts: c must be a finite number >= 0; got {out['c']!r}")
+    if not 0.0 <= out["epsilon"] <= 1.0:
+        raise ValueError(f"mcts: epsilon must be in [0, 1]; got {out['epsilon']!r}")
+    if out["time_ms"] < 0:
+        raise ValueError(f"mcts: time_ms must be >= 0 (0: count simulations); got {out['time_ms']!r}")
     if out["playout"] not in MCTS_PLAYOUTS:
         raise ValueError(f"mcts: playout must be one of {', '.join(MCTS_PLAYOUTS)}; got {out['playout']!r}")
     return out
 
 
-def parse_mcts_spec(spec: str) -> dict[str, Any]:
-    """ "mcts" or "mcts:sims=400,c=1.4" -> the checked parameters."""
+def parse_mcts_spec(spec: str, game: GameSpec | None = None) -> dict[str, Any]:
+    """ "mcts", "mcts:sims=400,c=1.4", "mcts:playout=bot,time_ms=50" -> the checked parameters,
+    completed with `game`'s defaults."""
     name, _, rest = spec.partition(":")
     if name != "mcts":
         raise ValueError(f"not an mcts spec: {spec!r}")
@@ -112,11 +153,11 @@ def parse_mcts_spec(spec: str) -> dict[str, Any]:
             params[key] = value
             continue
         try:
-            params[key] = float(value) if key == "c" else int(value)
+            params[key] = float(value) if key in MCTS_NUMBERS else int(value)
         except ValueError:
-            kind = "a number" if key == "c" else "an integer"
+            kind = "a number" if key in MCTS_NUMBERS else "an integer"
             raise ValueError(f"mcts: {key} must be {kind}; got {value!r}") from None
-    return check_mcts_params(params)
+    return check_mcts_params(params, game)
 
 
 def search_module(game: GameSpec) -> Any:
@@ -128,30 +169,117 @@ def search_module(game: GameSpec) -> Any:
 class MCTSAgent(Agent):
     """Information-set MCTS with determinization (treasure_core.search, docs/search.md). Each
     decision is searched with a seed mixed from the agent's seed and the decision count, so a
-    seed replays its games; the state is read only through resample_hidden for the deciding
-    seat."""
+    seed replays its games (with a time budget, time_ms > 0, the count of simulations depends on
+    the machine, so only the seeding is reproducible); the state is read only through
+    resample_hidden for the deciding seat."""
 
     name = "mcts"
 
     def __init__(self, game: GameSpec, seed: int | None = None, **params: Any):
         if seed is not None:
             params = {**params, "seed": seed}
-        self.params = check_mcts_params(params)
+        self.params = check_mcts_params(params, game)
         self.game = game
-        module = search_module(game)
-        self.kernel = module.mcts_decide
-        self.trees_kernel = module.mcts_decide_trees
-        self.visits = np.zeros(module.N_ACTIONS, np.int64)
+        self.module = search_module(game)
+        self.kernel = self.module.mcts_decide
+        self.trees_kernel = self.module.mcts_decide_trees
+        self.visits = np.zeros(self.module.N_ACTIONS, np.int64)
+        self.last_sims = 0  # simulations the last decision ran (all trees)
+        p = self.params
+        self.bot_share = 0.0 if p["playout"] == "random" else 1.0 - p["epsilon"]
+
+    def decision_seed(self, state: np.ndarray) -> int:
+        return int(mix64(np.uint64(self.params["seed"]) ^ mix64(np.uint64(state[DECISIONS])))) & SALT_BITS
 
     def decide(self, state: np.ndarray, player: int) -> int:
         p = self.params
-        seed = int(mix64(np.uint64(p["seed"]) ^ mix64(np.uint64(state[DECISIONS])))) & SALT_BITS
+        seed = self.decision_seed(state)
+        if p["time_ms"] > 0:
+            return self.decide_in_time(state, player, seed, p["time_ms"] / 1000.0)
         if p["threads"] == 1:
-            return int(self.kernel(state, player, p["sims"], p["c"], seed, p["max_steps"], self.visits))
+            self.last_sims = p["sims"]
+            args = (state, player, p["sims"], p["c"], seed, p["max_steps"], self.bot_share, self.visits)
+            return int(self.kernel(*args))
         # Root parallelism: `threads` trees sharing the simulations, their root visits summed.
         per_tree = max(1, p["sims"] // p["threads"])
-        args = (state, player, per_tree, p["c"], seed, p["max_steps"], p["threads"], self.visits)
+        self.last_sims = per_tree * p["threads"]
+        args = (
+            state,
+            player,
+            per_tree,
+            p["c"],
+            seed,
+            p["max_steps"],
+            self.bot_share,
+            p["threads"],
+            self.visits,
+        )
         return int(self.trees_kernel(*args))
+
+    def decide_in_time(self, state: np.ndarray, player: int, seed: int, budget: float) -> int:
+        """The search in chunks of simulations until `budget` seconds have passed; each chunk
+        is sized from the rate so far to end near the budget (decide_in_chunks)."""
+        start = time.perf_counter()
+
+        def chunks() -> Iterator[int]:
+            done, chunk = 0, FIRST_CHUNK
+            while True:
+                yield chunk
+                done += chunk
+                elapsed = time.perf_counter() - start
+                left = budget - elapsed
+                if left <= 0:
+                    return
+                rate = done / max(elapsed, 1e-6)
+                chunk = max(1, min(4 * done, int(rate * left * 0.5)))
+
+        return self.decide_in_chunks(state, player, chunks(), seed)
+
+    def decide_in_chunks(self, state: np.ndarray, player: int, chunks: Iterable[int], seed: int) -> int:
+        """The search run as chunks of simulations per tree (mcts_grow continues the same
+        trees, their node tables grown as needed); `chunks` is read lazily. The same chunks
+        give the decision that a count of their total simulations gives (the same trees, seeds
+        and draws), and so do any chunks of the same total."""
+        p, module = self.params, self.module
+        mask = np.zeros(module.N_ACTIONS, np.int8)
+        if self.game.kernels.legal_mask(state, np.int64(player), mask) <= 1:
+            self.last_sims = 0
+            return int(
+                self.kernel(state, player, 1, p["c"], seed, p["max_steps"], self.bot_share, self.visits)
+            )
+        trees = p["threads"]
+        tree = self.new_trees(trees, 1 + 4 * FIRST_CHUNK, int(state[NUM_PLAYERS]))
+        module.mcts_seed_trees(seed, tree[-1])
+        done = 0
+        for chunk in chunks:
+            if chunk < 1:
+                raise ValueError(f"mcts: a chunk is at least 1 simulation; got {chunk}")
+            tree = self.room_for(tree, done + 1 + chunk)
+            module.mcts_grow(state, player, chunk, p["c"], p["max_steps"], self.bot_share, *tree)
+            done += chunk
+        self.last_sims = done * trees
+        return int(module.mcts_root_visits(state, player, tree[0], tree[1], self.visits))
+
+    def new_trees(self, trees: int, capacity: int, n_players: int) -> tuple[np.ndarray, ...]:
+        n_actions = self.module.N_ACTIONS
+        return (
+            np.full((trees, capacity, n_actions), -1, np.int32),
+            np.zeros((trees, capacity), np.int64),
+            np.zeros((trees, capacity), np.int64),
+            np.zeros((trees, capacity, n_players), np.float64),
+            np.zeros((trees, 2), np.uint64),
+        )
+
+    def room_for(self, tree: tuple[np.ndarray, ...], nodes: int) -> tuple[np.ndarray, ...]:
+        """The trees, their node tables grown (doubled) to hold `nodes` nodes."""
+        children, visits, avail, values, meta = tree
+        capacity = children.shape[1]
+        if capacity >= nodes:
+            return tree
+        grown = self.new_trees(children.shape[0], max(nodes, 2 * capacity), values.shape[2])
+        for old, new in zip(tree[:4], grown[:4], strict=True):
+            new[:, :capacity] = old
+        return (*grown[:4], meta)
 
     def act(self, env: TreasureAECEnv, agent: str) -> int:
         return self.decide(env.get_state(), env.possible_agents.index(agent))
@@ -171,7 +299,7 @@ def agent_factory(game: GameSpec, spec: AgentSpec) -> AgentFactory:
         if spec in game.bots:
             return game.bots[spec]
         if spec == "mcts" or spec.startswith("mcts:"):
-            params = parse_mcts_spec(spec)
+            params = parse_mcts_spec(spec, game)
             base = params.pop("seed")
             return lambda seed: MCTSAgent(game, seed=(base + (seed or 0)) & SALT_BITS, **params)
         choices = ", ".join(["random", *game.bots, "mcts[:key=value,...]"])

@@ -4,9 +4,9 @@ numba compiles a kernel on its first call and, with `cache=True`, writes the mac
 the source (in `__pycache__`, or under NUMBA_CACHE_DIR). A fresh environment (a new venv, a CI
 job, a container, each Ray node) pays that once; `compile_game` pays it up front, by calling every
 entry point a user can reach: the AEC and Parallel drivers, the encoders, `resample_hidden`, the
-batch forms and the in-kernel playout, the search (`mcts_decide`, one tree and several), and
-every scripted bot. `treasure-envs warmup` runs it for
-several games in parallel processes.
+batch forms and the in-kernel playout, the search (`mcts_decide`, one tree and several, and in
+chunks for a time budget), and every scripted bot. `treasure-envs warmup` runs it for several
+games in parallel processes.
 """
 
 from __future__ import annotations
@@ -88,6 +88,8 @@ def compile_game(name: str, **options: Any) -> dict[str, float]:
 
     for threads in (1, 2):  # one tree (mcts_decide), root parallelism (mcts_decide_trees)
         MCTSAgent(game, sims=4, max_steps=16, threads=threads).decide(opening, int(opening[CURRENT_PLAYER]))
+    # A time budget (mcts_seed_trees, mcts_grow, mcts_root_visits), the bot playout on the way.
+    MCTSAgent(game, max_steps=16, time_ms=1.0, playout="bot").decide(opening, int(opening[CURRENT_PLAYER]))
     lap("search")
 
     for bot_name, factory in game.bots.items():

@@ -35,3 +35,7 @@ class PigBot(KernelBot):
     rolling on is worth as much, its seed decides."""
 
     policy = staticmethod(hold_at_20)
+
+
+# The search's bot playout (treasure_core.codegen: batch.py calls the policy by this name).
+playout_policy = hold_at_20
