@@ -17,7 +17,7 @@ import time
 import numba
 import numpy as np
 
-from treasure_core.batch import BatchRunner
+from treasure_core.batch import BatchRunner, _observe_kernel
 from treasure_core.registry import game_names
 
 N_GAMES = 1024
@@ -39,7 +39,7 @@ def snapshots(game: str, seed: int = 0) -> tuple[BatchRunner, list[np.ndarray]]:
 
 def observe_ms(runner: BatchRunner, states: list[np.ndarray], dtype: str, windows: int) -> float:
     """Best window's mean ms per batch observation of N_GAMES games."""
-    kernel = runner.kernels.batch_observe if dtype == "float32" else runner.kernels.batch_observe_uint8
+    kernel = _observe_kernel(runner.game, dtype)
     out = np.empty((N_GAMES, runner.dims.obs_size), dtype)
     kernel(states[0], out)  # compile / load
     best = float("inf")
