@@ -14,6 +14,7 @@ import numpy as np
 from numba import njit
 
 from tomb_env.data import (
+    DECK_CARD_KIND,
     DECK_KIND_COUNT,
     DECK_KIND_EFFECT,
     EFFECT_DICE,
@@ -93,6 +94,11 @@ MAX_STASH = NUM_CARDS  # one stash can hold up to 49 cards in a real game: scale
 MAX_ACTIVE = MAX_LOCATION_CARDS  # a seat's waiting weapons and Snakebites come from one deal
 SCORE_LOW = -15
 SCORE_SPAN = 80
+# [deck, kind]: 1 / the kind's count in the deck, as the float64 division gives it (0 where a
+# deck has none), so the per-card loop adds without dividing; the same values bit for bit.
+_KIND_SHARE = np.divide(
+    1.0, DECK_KIND_COUNT, out=np.zeros(DECK_KIND_COUNT.shape, np.float64), where=DECK_KIND_COUNT > 0
+)
 
 OBS_LAYOUT = (
     ("phase", NUM_PHASES),  # one-hot: force, choose, negotiate, call
@@ -247,23 +253,25 @@ def observe(state: np.ndarray, player: int, out: np.ndarray) -> None:
         card = state[SLOT_CARD + slot]
         if card != NO_CARD:
             out[_TABLE + slot * NUM_KINDS + card_kind(state, card)] = 1.0
+    deck = state[CARD_SET]  # read once: the stores below into out would make it re-read
     for card in range(NUM_CARDS):
-        kind = card_kind(state, card)
         place = state[CARD_PLACE + card]
         if place == PLACE_DISCARD:
-            out[_DISCARD + kind] += 1.0 / DECK_KIND_COUNT[state[CARD_SET], kind]
+            kind = DECK_CARD_KIND[deck, card]
+            out[_DISCARD + kind] += _KIND_SHARE[deck, kind]
         elif place == PLACE_STASH:
+            kind = DECK_CARD_KIND[deck, card]
             owner = state[CARD_OWNER + card]
             k = (owner - player) % n
             out[_STASH + k] += 1.0 / MAX_STASH
             if knows_owner(state, player, card):
-                out[_KNOWN + k * NUM_KINDS + kind] += 1.0 / DECK_KIND_COUNT[state[CARD_SET], kind]
+                out[_KNOWN + k * NUM_KINDS + kind] += _KIND_SHARE[deck, kind]
             if state[CARD_ACTIVE + card]:
                 out[_ACTIVE + k] += 1.0 / MAX_ACTIVE
             if owner == player and state[CARD_FLIP + card] == FLIP_WON:
-                if DECK_KIND_EFFECT[state[CARD_SET], kind] == EFFECT_DICE:
+                if DECK_KIND_EFFECT[deck, kind] == EFFECT_DICE:
                     out[_FLIPS] += 0.5
-                elif DECK_KIND_EFFECT[state[CARD_SET], kind] == EFFECT_SARCOPHAGUS:
+                elif DECK_KIND_EFFECT[deck, kind] == EFFECT_SARCOPHAGUS:
                     out[_FLIPS + 1] = 1.0
     if state[CHOICE + player] != NO_LOCATION:
         out[_CHOICE + state[CHOICE + player]] = 1.0

@@ -430,6 +430,27 @@ def mcts_decide_trees(
             state, player, sims, c, max_steps, bot_share, children[t], visits[t], avail[t], values[t], meta[t]
         )
     return mcts_root_visits(state, player, children, visits, visits_out)
+
+
+OBSERVE_CHUNKS = 64
+
+
+@njit(cache=True, parallel=True)
+def batch_observe_uint8(states: np.ndarray, obs_out: np.ndarray) -> None:
+    """batch_observe's features as uint8, rint(feature * 255) (every feature is in [0, 1]):
+    each game is encoded into a float32 scratch row that stays in cache, then written out
+    as bytes, a quarter of the float32 output's memory traffic. The games are split into
+    OBSERVE_CHUNKS runs for the threads, each with its own scratch row."""
+    n_games = states.shape[0]
+    obs_size = obs_out.shape[1]
+    chunks = min(n_games, OBSERVE_CHUNKS)
+    for chunk in prange(chunks):
+        scratch = np.empty(obs_size, np.float32)
+        for i in range(chunk * n_games // chunks, (chunk + 1) * n_games // chunks):
+            observe(states[i], np.int64(states[i, CURRENT_PLAYER]), scratch)
+            row = obs_out[i]
+            for j in range(obs_size):
+                row[j] = np.uint8(np.rint(scratch[j] * np.float32(255.0)))
 '''
 
 

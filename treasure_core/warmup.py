@@ -84,6 +84,7 @@ def compile_game(name: str, **options: Any) -> dict[str, float]:
     runner.step(masks.argmax(axis=1).astype(np.int64))
     runner.random_playout(8, seed=WARMUP_SEED)
     runner.reset(seed=WARMUP_SEED + 1)
+    BatchRunner(name, 4, seed=WARMUP_SEED, num_threads=1, observation_dtype="uint8", **options).observe()
     lap("batch")
 
     for threads in (1, 2):  # one tree (mcts_decide), root parallelism (mcts_decide_trees)
