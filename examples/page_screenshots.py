@@ -46,7 +46,7 @@ def session(name: str, decisions: int, seed: int) -> PlaySession:
 
 def screenshot(app: object, driver: webdriver.Chrome, path: Path) -> None:
     sock = bind("127.0.0.1", 0)
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off", log_config=None))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     while not server.started:

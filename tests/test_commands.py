@@ -7,6 +7,8 @@ it has its run below."""
 from __future__ import annotations
 
 import builtins
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -118,22 +120,33 @@ def test_bench(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
     assert "nakbe" in capsys.readouterr().out
 
 
-def test_serve(capsys: pytest.CaptureFixture) -> None:
+def _served(*arguments: str) -> str:
+    """The command run as a user starts it, in its own process (a server owns its process:
+    its signal handlers and its logging stay out of pytest's); its output."""
+    done = subprocess.run(
+        [sys.executable, "-m", "treasure_apps.cli", *arguments],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    return done.stdout
+
+
+def test_serve() -> None:
     """`serve nakbe` with its defaults (127.0.0.1, port 8000 or a free one, the bot), for a
     second: the budget is --max-seconds."""
     pytest.importorskip("uvicorn")
-    assert cli.main(["serve", "nakbe", "--max-seconds", "1"]) == 0
-    out = capsys.readouterr().out
+    out = _served("serve", "nakbe", "--max-seconds", "1")
     assert "is at http://127.0.0.1:" in out and "stopped" in out
 
 
-def test_replay(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+def test_replay(tmp_path: Path) -> None:
     """`replay FILE` served with its defaults for a second, and `replay FILE --html OUT`, on a
     game `selfplay --record` wrote."""
     pytest.importorskip("uvicorn")
     assert cli.main(["selfplay", "nakbe", "--games", "1", "--record", str(tmp_path)]) == 0
     (path,) = tmp_path.glob("*.json")
-    assert cli.main(["replay", str(path), "--max-seconds", "1"]) == 0
-    assert "the replay is at http://127.0.0.1:" in capsys.readouterr().out
+    assert "the replay is at http://127.0.0.1:" in _served("replay", str(path), "--max-seconds", "1")
     assert cli.main(["replay", str(path), "--html", str(tmp_path / "game.html")]) == 0
     assert (tmp_path / "game.html").read_text().startswith("<!DOCTYPE html>")

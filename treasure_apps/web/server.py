@@ -66,7 +66,8 @@ def serve_app(app: Any, host: str, port: int | None, max_seconds: float, what: s
     bound_host, bound_port = sock.getsockname()[:2]
     shown = f"[{bound_host}]" if ":" in bound_host else bound_host
     print(f"{what} is at http://{shown}:{bound_port}/  (Ctrl-C stops it)", flush=True)
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
+    # log_config=None: uvicorn binds no handler to the sys.stderr of the moment (a test's capture).
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off", log_config=None))
     if max_seconds > 0:
 
         def stop() -> None:
