@@ -2,15 +2,23 @@
 kernels of Pharaoh (`kernels.action_legal`) and Nakum (`kernels.takes`) check the action before
 they apply it, so that no in-range action, legal or not, sends them outside their arrays.
 
-    python benchmarks/refusal_cost.py [--games 64] [--repeats 300]
+    python benchmarks/refusal_cost.py [--games 1024] [--repeats 200]
 
-Fair by construction: one process, the same states and the same legal actions, measured
-interleaved (best of `repeats` each): the step kernel on every state (the check, then the
-action), and the refusal check alone over the same (state, action) pairs, one thread. The share
-printed is check / step. With the default 64 games every state stays in the cache, so both loops
-are compute; with thousands (--games 4096) both stream the states from memory. The other three
-games need no check (their kernels read only what every in-range action may index; the
-bounds-checked adversarial pass, tests/test_adversarial.py, gives them every in-range action).
+Each game's `step` is the refusal followed by `step_unrefused` (the same step without it), so
+the cost is measured as a user meets it: the same legal (state, action) pairs, stepped by
+`step` and by `step_unrefused`, one thread, interleaved, best of `repeats` each, in two loops:
+
+- the kernel alone (a loop of `step` over the pairs);
+- the batch step (the generated `batch_step`'s loop, with the guard, the rewards and the
+  restart of finished games, written out here once with `step` and once with
+  `step_unrefused`).
+
+Beside each, the noise: the same unrefused loop compiled twice and measured the same way (an
+A/A pair). The refusal costs nothing measurable when its ratio is inside that noise. The
+states are snapshots of random games at many stages (every SNAPSHOT_EVERY random steps), so
+every phase and action kind is in the mix. The other three games need no check (their kernels
+read only what every in-range action may index; the bounds-checked adversarial pass,
+tests/test_adversarial.py, gives them every in-range action).
 """
 
 from __future__ import annotations
@@ -19,89 +27,127 @@ import argparse
 import sys
 import time
 
+import numpy as np
 from numba import njit
 
 from treasure_core.batch import BatchRunner
-from treasure_core.header import CURRENT_PLAYER
+from treasure_core.header import TERMINAL
+from treasure_core.kernels import guard_reached, next_seed
 
-WARM_STEPS = 40  # random steps before the states are taken: a mix of game stages
+SNAPSHOTS = 16
+SNAPSHOT_EVERY = 7  # random steps between two snapshots
 
 
-def _loops(name: str):
-    """Two @njit loops over (state, action) pairs, calling the game's kernel functions as globals
-    (so numba compiles the calls in): its step kernel (which checks, then applies), and its
-    refusal check alone."""
+def _loops(name: str) -> dict:
+    """The @njit loops over (state, action) pairs, calling the game's kernel functions as
+    globals (so numba compiles the calls in). numba compiles each closure on its own, so the
+    two `step_unrefused` loops are an A/A pair."""
     if name == "pharaoh":
-        from pharaoh_env.kernels import action_legal, step
+        from pharaoh_env.batch import returns
+        from pharaoh_env.kernels import init, step, step_unrefused
+        from pharaoh_env.state import GUARD_COUNTER
+    else:
+        from nakum_env.batch import returns
+        from nakum_env.kernels import init, step, step_unrefused
+        from nakum_env.state import GUARD_COUNTER
 
+    def kernel_loop(decide):
         @njit
-        def check_pharaoh(states, actions):
-            kept = 0
+        def loop(states, actions):
             for i in range(states.shape[0]):
-                kept += action_legal(states[i], actions[i])
-            return kept
+                decide(states[i], actions[i])
 
+        return loop
+
+    def batch_loop(decide):
+        # The generated batch_step's body (treasure_core/codegen.py), one thread.
         @njit
-        def step_pharaoh(states, actions):
+        def loop(states, actions, params, rewards_out, dones_out, truncated_out):
             for i in range(states.shape[0]):
-                step(states[i], actions[i])
+                state = states[i]
+                rewards_out[i, :] = 0.0
+                dones_out[i] = False
+                truncated_out[i] = False
+                if state[TERMINAL] or guard_reached(state, params, GUARD_COUNTER):
+                    init(state, params, next_seed(state))
+                else:
+                    decide(state, actions[i])
+                    if state[TERMINAL]:
+                        dones_out[i] = True
+                        returns(state, rewards_out[i])
+                        init(state, params, next_seed(state))
+                    elif guard_reached(state, params, GUARD_COUNTER):
+                        dones_out[i] = True
+                        truncated_out[i] = True
+                        init(state, params, next_seed(state))
 
-        return step_pharaoh, check_pharaoh
-    from nakum_env.kernels import step, takes
+        return loop
 
-    @njit
-    def check_nakum(states, actions):
-        kept = 0
-        for i in range(states.shape[0]):
-            kept += takes(states[i], states[i, CURRENT_PLAYER], actions[i])
-        return kept
-
-    @njit
-    def step_nakum(states, actions):
-        for i in range(states.shape[0]):
-            step(states[i], actions[i])
-
-    return step_nakum, check_nakum
+    return {
+        "kernel": (kernel_loop(step), kernel_loop(step_unrefused), kernel_loop(step_unrefused)),
+        "batch": (batch_loop(step), batch_loop(step_unrefused), batch_loop(step_unrefused)),
+    }
 
 
-def measure(name: str, games: int, repeats: int) -> dict[str, float]:
-    """Best-of-`repeats` seconds for stepping `games` states once and for the check alone."""
-    runner = BatchRunner(name, games, seed=3, num_threads=1)
-    for _ in range(WARM_STEPS):
-        runner.step(runner.random_actions())
-    states = runner.states.copy()
-    actions = runner.random_actions().copy()
-    step, check = _loops(name)
-    assert check(states, actions) == games  # every action is legal: the check lets all through
+def pairs(name: str, games: int) -> tuple[np.ndarray, np.ndarray, BatchRunner]:
+    """`games` states of random games at many stages, and a legal action for each."""
+    per_snapshot = max(1, games // SNAPSHOTS)
+    runner = BatchRunner(name, per_snapshot, seed=3, num_threads=1, num_players=3)
+    states, actions = [], []
+    while sum(len(s) for s in states) < games:
+        for _ in range(SNAPSHOT_EVERY):
+            runner.step(runner.random_actions())
+        states.append(runner.states.copy())
+        actions.append(runner.random_actions().copy())
+    return np.concatenate(states)[:games], np.concatenate(actions)[:games], runner
+
+
+def measure(name: str, games: int, repeats: int) -> dict[str, tuple[float, float, float]]:
+    """Best-of-`repeats` seconds per loop kind: (step, apply, apply again)."""
+    states, actions, runner = pairs(name, games)
+    loops = _loops(name)
+    rewards = np.zeros((games, runner.num_players), np.float32)
+    dones = np.zeros(games, np.bool_)
+    truncated = np.zeros(games, np.bool_)
     work = states.copy()
-    best_step = best_check = float("inf")
-    for _ in range(repeats):
-        work[:] = states
-        check(work, actions)  # the states into the cache, as the step's own check brings them
-        start = time.perf_counter()
-        step(work, actions)
-        best_step = min(best_step, time.perf_counter() - start)
+
+    def run(kind: str, loop) -> float:
         work[:] = states
         start = time.perf_counter()
-        check(work, actions)
-        best_check = min(best_check, time.perf_counter() - start)
-    return {"step": best_step, "check": best_check}
+        if kind == "kernel":
+            loop(work, actions)
+        else:
+            loop(work, actions, runner.params, rewards, dones, truncated)
+        return time.perf_counter() - start
+
+    out = {}
+    for kind, trio in loops.items():
+        for loop in trio:
+            run(kind, loop)  # compile
+        best = [float("inf")] * 3
+        for _ in range(repeats):
+            for j, loop in enumerate(trio):
+                best[j] = min(best[j], run(kind, loop))
+        out[kind] = tuple(best)
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=int, default=64)
-    parser.add_argument("--repeats", type=int, default=300)
+    parser.add_argument("--games", type=int, default=1024)
+    parser.add_argument("--repeats", type=int, default=200)
     args = parser.parse_args(argv)
     if args.games < 1 or args.repeats < 1:
         parser.error("--games and --repeats must be positive")
-    print("| game | step kernel, µs per game | the refusal check alone | share of the step |")
-    print("|---|---:|---:|---:|")
+    print("| game | loop | with the refusal, µs per game | without | ratio | A/A noise |")
+    print("|---|---|---:|---:|---:|---:|")
     for name in ("pharaoh", "nakum"):
-        figures = measure(name, args.games, args.repeats)
-        step_us = figures["step"] / args.games * 1e6
-        check_us = figures["check"] / args.games * 1e6
-        print(f"| {name} | {step_us:.3f} | {check_us:.3f} | {figures['check'] / figures['step']:.1%} |")
+        for kind, (step, apply, again) in measure(name, args.games, args.repeats).items():
+            noise = abs(again / apply - 1)
+            print(
+                f"| {name} | {kind} | {step / args.games * 1e6:.3f} | {apply / args.games * 1e6:.3f} "
+                f"| {step / apply:.3f} | ±{noise:.3f} |"
+            )
     return 0
 
 

@@ -863,9 +863,16 @@ def takes(state, p, action):
 def step(state: np.ndarray, action: int) -> None:
     """Apply the decision of the player to act. The caller checks legality (legal_mask); an
     action its phase does not decide in at all is refused here (takes), changing nothing."""
-    p = state[CURRENT_PLAYER]
-    if state[TERMINAL] or not takes(state, p, action):
+    if state[TERMINAL] or not takes(state, state[CURRENT_PLAYER], action):
         return
+    step_unrefused(state, action)
+
+
+@njit(cache=True)
+def step_unrefused(state: np.ndarray, action: int) -> None:
+    """step without the refusal: `action` must be one step would take (benchmarks/
+    refusal_cost.py measures what the refusal costs against this)."""
+    p = state[CURRENT_PLAYER]
     state[DECISIONS] += 1
     current = state[PHASE]
     if current == PHASE_HERITAGE:

@@ -369,8 +369,18 @@ def photo_legal_mask(state, mask):
 
 @njit(cache=True)
 def figure_can_move(state, player, cell, target):
-    """Whether a figure of `player` on `cell` reaches `target` in one move (move_targets)."""
-    return cell >= 0 and (move_targets(state, player, cell) >> target) & 1 == 1
+    """Whether a figure of `player` on `cell` reaches `target` in one move (move_targets),
+    searched for that target alone: a neighbour through an open passage first, and the lamp
+    route only when both tiles carry an own lamp (the route runs over own-lamp tiles only)."""
+    if cell < 0 or target == cell:
+        return False
+    for d in range(4):
+        if connected(state, cell, d) == target:
+            return True
+    lamps = LAMP + player * NUM_CELLS
+    if not (state[lamps + cell] and state[lamps + target]):
+        return False
+    return (move_targets(state, player, cell) >> target) & 1 == 1
 
 
 @njit(cache=True)
@@ -825,6 +835,13 @@ def step(state: np.ndarray, action: int) -> None:
     illegal action is refused here (action_legal), changing nothing."""
     if not action_legal(state, action):
         return
+    step_unrefused(state, action)
+
+
+@njit(cache=True)
+def step_unrefused(state: np.ndarray, action: int) -> None:
+    """step without the refusal: `action` must be legal (benchmarks/refusal_cost.py measures
+    what the refusal costs against this)."""
     state[DECISIONS] += 1
     state[LAST_EVENT] = 0
     state[LAST_PLAYER] = state[CURRENT_PLAYER]
