@@ -4,6 +4,10 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
+import os
+import time
 from typing import Any
 
 import pytest
@@ -42,6 +46,36 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "long: the long tier (exhaustive passes), run only with --long")
+
+
+# A run of at least this many tests compiles every game first, one process per game on every
+# core: with an empty numba cache that halves the compile time on two cores (the tests load
+# the machine code); with a warm cache it costs the few seconds of loading it.
+# TREASURE_TEST_WARMUP=1 forces it, =0 turns it off.
+WARMUP_MIN_TESTS = 200
+
+
+def _usable_cores() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    wanted = os.environ.get("TREASURE_TEST_WARMUP")
+    if wanted == "0" or (wanted != "1" and len(session.items) < WARMUP_MIN_TESTS):
+        return
+    from treasure_apps.warmup import run_warmup
+    from treasure_core.registry import game_names
+
+    games = game_names()
+    start = time.perf_counter()
+    with contextlib.redirect_stdout(io.StringIO()):
+        run_warmup(games, jobs=min(len(games), _usable_cores()))
+    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+    if reporter is not None:
+        reporter.write_line(
+            f"warm-up: {len(games)} games compiled or loaded in {time.perf_counter() - start:.1f} s"
+            f" on {min(len(games), _usable_cores())} processes (TREASURE_TEST_WARMUP=0 skips it)"
+        )
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
