@@ -305,6 +305,10 @@ _S_EXPLORER = SEAT["explorer"][0]
 _S_SPACE = SEAT["space_worker"][0]
 _S_ENCAMP = SEAT["encamp_worker"][0]
 _S_SPECIAL = SEAT["special_worker"][0]
+# observe writes its slices in this order, with nothing between them.
+assert _HAND == _SEATS + MAX_PLAYERS * SEAT_SIZE and _PENDING == _HAND + NUM_HERITAGE
+assert _EXPANSIONS == _PENDING + NUM_HERITAGE and _BOT_OBS == _EXPANSIONS + EXPANSION_SIZE
+assert OBS_SIZE == _BOT_OBS and SEAT_SIZE == _S_SPECIAL + PITUK_SPACES + 2
 
 
 @njit(cache=True)
@@ -342,20 +346,20 @@ def write_public(state: np.ndarray, out: np.ndarray) -> None:
 
 @njit(cache=True)
 def write_seat(state: np.ndarray, seat: int, out: np.ndarray, start: int) -> None:
-    """Seat's public block into out[start : start + SEAT_SIZE]."""
-    out[start : start + SEAT_SIZE] = 0.0
+    """Seat's public block into out[start : start + SEAT_SIZE], every feature written (no
+    clearing first) in the output's order, each flag without a branch."""
     mark = seat + 1
     out[start + _S_IN_GAME] = 1.0
-    if state[CURRENT_PLAYER] == seat and not state[TERMINAL]:
-        out[start + _S_TO_ACT] = 1.0
-    if state[START] == seat:
-        out[start + _S_START] = 1.0
+    out[start + _S_TO_ACT] = 1.0 if state[CURRENT_PLAYER] == seat and not state[TERMINAL] else 0.0
+    out[start + _S_START] = 1.0 if state[START] == seat else 0.0
     clan = state[CLAN + seat]
-    out[start + _S_CLAN + clan] = 1.0
+    for c in range(NUM_CLANS):
+        out[start + _S_CLAN + c] = 1.0 if c == clan else 0.0
+    res = RES + seat * NUM_RES
     for r in range(GOODS):
-        out[start + _S_GOODS + r] = state[RES + seat * NUM_RES + r] / CLAN_LIMIT[clan, r]
-    out[start + _S_VP] = min(state[RES + seat * NUM_RES + VP] / MAX_VP_SCALE, 1.0)
-    out[start + _S_TSEEK] = min(state[RES + seat * NUM_RES + TSEEK] / MAX_TSEEK, 1.0)
+        out[start + _S_GOODS + r] = state[res + r] / CLAN_LIMIT[clan, r]
+    out[start + _S_VP] = min(state[res + VP] / MAX_VP_SCALE, 1.0)
+    out[start + _S_TSEEK] = min(state[res + TSEEK] / MAX_TSEEK, 1.0)
     owned = state[OWNED + seat]
     new = state[NEW_WORKERS + seat]
     w = start + _S_WORKERS
@@ -367,54 +371,52 @@ def write_seat(state: np.ndarray, seat: int, out: np.ndarray, start: int) -> Non
     out[w + 5] = state[SACRIFICED + seat] / WORKERS_PER_COLOUR
     out[w + 6] = state[IDLE + seat] / WORKERS_PER_COLOUR
     out[start + _S_OFFERINGS_DONE] = min(state[OFFERINGS_DONE + seat] / 2.0, 1.0)
-    if state[FIRST_OFFERING + seat]:
-        out[start + _S_FIRST] = 1.0 / state[FIRST_OFFERING + seat]
+    first = state[FIRST_OFFERING + seat]
+    out[start + _S_FIRST] = 1.0 / first if first else 0.0
     in_hand = 0
     for card in range(NUM_HERITAGE):
-        if state[HERITAGE_HOLDER + card] == mark:
-            if state[HERITAGE_PLAYED + card]:
-                out[start + _S_HERITAGE + card] = 1.0
-            else:
-                in_hand += 1
+        held = state[HERITAGE_HOLDER + card] == mark
+        played = state[HERITAGE_PLAYED + card] != 0
+        out[start + _S_HERITAGE + card] = 1.0 if held and played else 0.0
+        in_hand += held and not played
     # / 3 (solo: / the 4 Heritage cards the human holds)
     out[start + _S_HAND_SIZE] = in_hand / (3.0 if state[NUM_PLAYERS] > 1 else SOLO_HERITAGE_DEALT)
     for card in range(NUM_MARKET):
-        if state[MARKET_OWNER + card] == mark:
-            out[start + _S_MARKET + card] = 1.0
+        out[start + _S_MARKET + card] = 1.0 if state[MARKET_OWNER + card] == mark else 0.0
     for card in range(NUM_OFFERINGS):
-        if state[OFFERING_OWNER + card] == mark:
-            out[start + _S_OFFERINGS + card] = 1.0
+        out[start + _S_OFFERINGS + card] = 1.0 if state[OFFERING_OWNER + card] == mark else 0.0
     for position in range(MAX_POSITIONS):
-        if state[EXPLORER + position] == mark:
-            out[start + _S_EXPLORER + position] = 1.0
-        for space in range(MAX_SPACES):
-            for place in range(SPACE_PLACES):
-                if state[SPACE_WORKER + (position * MAX_SPACES + space) * SPACE_PLACES + place] == mark:
-                    out[start + _S_SPACE + position * MAX_SPACES + space] = 1.0
-        for side in range(2):
-            if state[ENCAMP_WORKER + position * 2 + side] == mark:
-                out[start + _S_ENCAMP + position * 2 + side] = 1.0
+        out[start + _S_EXPLORER + position] = 1.0 if state[EXPLORER + position] == mark else 0.0
+    for spot in range(MAX_POSITIONS * MAX_SPACES):  # [position, space]: either of its places
+        first_place = SPACE_WORKER + spot * SPACE_PLACES
+        there = state[first_place] == mark or state[first_place + 1] == mark
+        out[start + _S_SPACE + spot] = 1.0 if there else 0.0
+    for spot in range(MAX_POSITIONS * 2):
+        out[start + _S_ENCAMP + spot] = 1.0 if state[ENCAMP_WORKER + spot] == mark else 0.0
     for s in range(PITUK_SPACES):
-        if state[PITUK_WORKER + s] == mark:
-            out[start + _S_SPECIAL + s] = 1.0
-    if state[START_WORKER] == mark:
-        out[start + _S_SPECIAL + PITUK_SPACES] = 1.0
-    if state[INCREASE_WORKER] == mark:
-        out[start + _S_SPECIAL + PITUK_SPACES + 1] = 1.0
+        out[start + _S_SPECIAL + s] = 1.0 if state[PITUK_WORKER + s] == mark else 0.0
+    out[start + _S_SPECIAL + PITUK_SPACES] = 1.0 if state[START_WORKER] == mark else 0.0
+    out[start + _S_SPECIAL + PITUK_SPACES + 1] = 1.0 if state[INCREASE_WORKER] == mark else 0.0
 
 
 @njit(cache=True)
 def observe(state: np.ndarray, player: int, out: np.ndarray) -> None:
     """What `player` may know: the public table, every seat's public block (relative seats),
-    its own hand and its own pending set-up choice."""
+    its own hand and its own pending set-up choice. Each slice is written once, in order."""
     write_public(state, out)
-    out[PUBLIC_SIZE:] = 0.0
     n = state[NUM_PLAYERS]
-    for relative in range(n):
-        write_seat(state, (player + relative) % n, out, _SEATS + relative * SEAT_SIZE)
+    for relative in range(MAX_PLAYERS):
+        start = _SEATS + relative * SEAT_SIZE
+        if relative < n:
+            seat = player + relative
+            write_seat(state, seat - n if seat >= n else seat, out, start)
+        else:
+            out[start : start + SEAT_SIZE] = 0.0  # no such seat
+    mark = player + 1
     for card in range(NUM_HERITAGE):
-        if state[HERITAGE_HOLDER + card] == player + 1 and not state[HERITAGE_PLAYED + card]:
-            out[_HAND + card] = 1.0
+        in_hand = state[HERITAGE_HOLDER + card] == mark and not state[HERITAGE_PLAYED + card]
+        out[_HAND + card] = 1.0 if in_hand else 0.0
+    out[_PENDING : _PENDING + NUM_HERITAGE] = 0.0
     if state[PENDING + player] != NO_CARD:
         out[_PENDING + state[PENDING + player]] = 1.0
     write_expansions(state, player, False, out, _EXPANSIONS)
