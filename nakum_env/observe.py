@@ -309,6 +309,7 @@ _S_SPECIAL = SEAT["special_worker"][0]
 assert _HAND == _SEATS + MAX_PLAYERS * SEAT_SIZE and _PENDING == _HAND + NUM_HERITAGE
 assert _EXPANSIONS == _PENDING + NUM_HERITAGE and _BOT_OBS == _EXPANSIONS + EXPANSION_SIZE
 assert OBS_SIZE == _BOT_OBS and SEAT_SIZE == _S_SPECIAL + PITUK_SPACES + 2
+assert SPACE_PLACES == 2  # write_seat reads both places of a space
 
 
 @njit(cache=True)
@@ -347,56 +348,66 @@ def write_public(state: np.ndarray, out: np.ndarray) -> None:
 @njit(cache=True)
 def write_seat(state: np.ndarray, seat: int, out: np.ndarray, start: int) -> None:
     """Seat's public block into out[start : start + SEAT_SIZE], every feature written (no
-    clearing first) in the output's order, each flag without a branch."""
+    clearing first).
+
+    For speed: in the output's order, each flag without a branch, through views of the block
+    and of the state's owner tables, which numba compiles to tighter loops than offsets."""
+    row = out[start : start + SEAT_SIZE]
     mark = seat + 1
-    out[start + _S_IN_GAME] = 1.0
-    out[start + _S_TO_ACT] = 1.0 if state[CURRENT_PLAYER] == seat and not state[TERMINAL] else 0.0
-    out[start + _S_START] = 1.0 if state[START] == seat else 0.0
+    row[_S_IN_GAME] = 1.0
+    row[_S_TO_ACT] = (state[CURRENT_PLAYER] == seat) & (state[TERMINAL] == 0)
+    row[_S_START] = state[START] == seat
     clan = state[CLAN + seat]
     for c in range(NUM_CLANS):
-        out[start + _S_CLAN + c] = 1.0 if c == clan else 0.0
+        row[_S_CLAN + c] = c == clan
     res = RES + seat * NUM_RES
     for r in range(GOODS):
-        out[start + _S_GOODS + r] = state[res + r] / CLAN_LIMIT[clan, r]
-    out[start + _S_VP] = min(state[res + VP] / MAX_VP_SCALE, 1.0)
-    out[start + _S_TSEEK] = min(state[res + TSEEK] / MAX_TSEEK, 1.0)
+        row[_S_GOODS + r] = state[res + r] / CLAN_LIMIT[clan, r]
+    row[_S_VP] = min(state[res + VP] / MAX_VP_SCALE, 1.0)
+    row[_S_TSEEK] = min(state[res + TSEEK] / MAX_TSEEK, 1.0)
     owned = state[OWNED + seat]
     new = state[NEW_WORKERS + seat]
-    w = start + _S_WORKERS
-    out[w] = owned / WORKERS_PER_COLOUR
-    out[w + 1] = state[AVAILABLE + seat] / WORKERS_PER_COLOUR
-    out[w + 2] = new / WORKERS_PER_COLOUR
-    out[w + 3] = (WORKERS_PER_COLOUR - owned - new) / WORKERS_PER_COLOUR
-    out[w + 4] = min(state[PYRAMID_WORKERS + seat] / WORKERS_PER_COLOUR, 1.0)
-    out[w + 5] = state[SACRIFICED + seat] / WORKERS_PER_COLOUR
-    out[w + 6] = state[IDLE + seat] / WORKERS_PER_COLOUR
-    out[start + _S_OFFERINGS_DONE] = min(state[OFFERINGS_DONE + seat] / 2.0, 1.0)
+    row[_S_WORKERS] = owned / WORKERS_PER_COLOUR
+    row[_S_WORKERS + 1] = state[AVAILABLE + seat] / WORKERS_PER_COLOUR
+    row[_S_WORKERS + 2] = new / WORKERS_PER_COLOUR
+    row[_S_WORKERS + 3] = (WORKERS_PER_COLOUR - owned - new) / WORKERS_PER_COLOUR
+    row[_S_WORKERS + 4] = min(state[PYRAMID_WORKERS + seat] / WORKERS_PER_COLOUR, 1.0)
+    row[_S_WORKERS + 5] = state[SACRIFICED + seat] / WORKERS_PER_COLOUR
+    row[_S_WORKERS + 6] = state[IDLE + seat] / WORKERS_PER_COLOUR
+    row[_S_OFFERINGS_DONE] = min(state[OFFERINGS_DONE + seat] / 2.0, 1.0)
     first = state[FIRST_OFFERING + seat]
-    out[start + _S_FIRST] = 1.0 / first if first else 0.0
+    row[_S_FIRST] = 1.0 / first if first else 0.0
+    holders = state[HERITAGE_HOLDER : HERITAGE_HOLDER + NUM_HERITAGE]
+    played = state[HERITAGE_PLAYED : HERITAGE_PLAYED + NUM_HERITAGE]
     in_hand = 0
     for card in range(NUM_HERITAGE):
-        held = state[HERITAGE_HOLDER + card] == mark
-        played = state[HERITAGE_PLAYED + card] != 0
-        out[start + _S_HERITAGE + card] = 1.0 if held and played else 0.0
-        in_hand += held and not played
+        held = holders[card] == mark
+        row[_S_HERITAGE + card] = held & (played[card] != 0)
+        in_hand += held & (played[card] == 0)
     # / 3 (solo: / the 4 Heritage cards the human holds)
-    out[start + _S_HAND_SIZE] = in_hand / (3.0 if state[NUM_PLAYERS] > 1 else SOLO_HERITAGE_DEALT)
+    row[_S_HAND_SIZE] = in_hand / (3.0 if state[NUM_PLAYERS] > 1 else SOLO_HERITAGE_DEALT)
+    owners = state[MARKET_OWNER : MARKET_OWNER + NUM_MARKET]
     for card in range(NUM_MARKET):
-        out[start + _S_MARKET + card] = 1.0 if state[MARKET_OWNER + card] == mark else 0.0
+        row[_S_MARKET + card] = owners[card] == mark
+    owners = state[OFFERING_OWNER : OFFERING_OWNER + NUM_OFFERINGS]
     for card in range(NUM_OFFERINGS):
-        out[start + _S_OFFERINGS + card] = 1.0 if state[OFFERING_OWNER + card] == mark else 0.0
+        row[_S_OFFERINGS + card] = owners[card] == mark
+    owners = state[EXPLORER : EXPLORER + MAX_POSITIONS]
     for position in range(MAX_POSITIONS):
-        out[start + _S_EXPLORER + position] = 1.0 if state[EXPLORER + position] == mark else 0.0
-    for spot in range(MAX_POSITIONS * MAX_SPACES):  # [position, space]: either of its places
-        first_place = SPACE_WORKER + spot * SPACE_PLACES
-        there = state[first_place] == mark or state[first_place + 1] == mark
-        out[start + _S_SPACE + spot] = 1.0 if there else 0.0
+        row[_S_EXPLORER + position] = owners[position] == mark
+    # [position, space]: a worker on either of its places
+    owners = state[SPACE_WORKER : SPACE_WORKER + MAX_POSITIONS * MAX_SPACES * SPACE_PLACES]
+    for spot in range(MAX_POSITIONS * MAX_SPACES):
+        row[_S_SPACE + spot] = (owners[spot * SPACE_PLACES] == mark) | (
+            owners[spot * SPACE_PLACES + 1] == mark
+        )
+    owners = state[ENCAMP_WORKER : ENCAMP_WORKER + MAX_POSITIONS * 2]
     for spot in range(MAX_POSITIONS * 2):
-        out[start + _S_ENCAMP + spot] = 1.0 if state[ENCAMP_WORKER + spot] == mark else 0.0
+        row[_S_ENCAMP + spot] = owners[spot] == mark
     for s in range(PITUK_SPACES):
-        out[start + _S_SPECIAL + s] = 1.0 if state[PITUK_WORKER + s] == mark else 0.0
-    out[start + _S_SPECIAL + PITUK_SPACES] = 1.0 if state[START_WORKER] == mark else 0.0
-    out[start + _S_SPECIAL + PITUK_SPACES + 1] = 1.0 if state[INCREASE_WORKER] == mark else 0.0
+        row[_S_SPECIAL + s] = state[PITUK_WORKER + s] == mark
+    row[_S_SPECIAL + PITUK_SPACES] = state[START_WORKER] == mark
+    row[_S_SPECIAL + PITUK_SPACES + 1] = state[INCREASE_WORKER] == mark
 
 
 @njit(cache=True)
