@@ -538,15 +538,18 @@ def write_bot(state: np.ndarray, out: np.ndarray, start: int, everything: bool) 
         for side in range(2):
             if state[ENCAMP_WORKER + position * 2 + side] == BOT_MARK:
                 out[start + _B_ENCAMP + position * 2 + side] = 1.0
-    discard = np.ones(NUM_BOT_CARDS, np.int32)
+    # The discard pile: every card but those in the deck or drawn (no scratch array: the
+    # block is written in place, every step of a batch).
+    discard = start + _B_DISCARD
+    out[discard : discard + NUM_BOT_CARDS] = 1.0
     for i in range(state[BOT_DECK_COUNT]):
-        discard[state[BOT_DECK + i]] = 0
+        out[discard + state[BOT_DECK + i]] = 0.0
     for k in range(BOT_DRAW):
         value = state[BOT_DRAWN + k]
         if value == NO_CARD:
             continue
         card = value - BOT_FACE_DOWN if value >= BOT_FACE_DOWN else value
-        discard[card] = 0
+        out[discard + card] = 0.0
         if value >= BOT_FACE_DOWN:
             out[start + _B_FACE_DOWN + k] = 1.0
         if value < BOT_FACE_DOWN or everything:
@@ -556,6 +559,4 @@ def write_bot(state: np.ndarray, out: np.ndarray, start: int, everything: bool) 
             out[start + _B_PLAYED + k] = 1.0
     if state[BOT_DRAWN] == NO_CARD and state[PHASE] >= PHASE_DAY:
         out[start + _B_RESTING] = 1.0
-    for card in range(NUM_BOT_CARDS):
-        out[start + _B_DISCARD + card] = discard[card]
     out[start + _B_DECK] = state[BOT_DECK_COUNT] / NUM_BOT_CARDS
