@@ -1,12 +1,19 @@
-"""How long each game's batch observation takes: ms per 1,024 observations, 1 thread.
+"""Where the batch-with-observations loop's time goes, per game, beside Pgx's jitted step.
 
-    python benchmarks/observe_speed.py [GAME ...] [--windows 7] [--dtype float32 uint8]
+    python benchmarks/observe_speed.py [GAME ...] [--seconds 2] [--threads 1 2] [--dtype float32]
+                                       [--no-pgx]
 
-The states are a mix of game stages from random play (random_playout, then a few snapshots
-some steps apart); each figure is the best of several windows over those snapshots, on one
-numba thread (`batch_observe`, or `batch_observe_uint8` for --dtype uint8). A `batch step`
-column times `random_actions` + `step` on the same games, for the share observe takes of the
-bench's batch row.
+The loop is `treasure-envs bench`'s batch row (treasure_apps.bench.batch_python_loop): 1,024
+games, each step `observe(out=...)`, `random_actions()` and `step()`. Here each of the three
+calls is timed on its own inside that loop (perf_counter around each; the games move on as in
+the bench, so every stage of play is seen), and given in ns per game step; `loop` is their sum,
+`× pgx` the loop's steps/s over Pgx's connect_four jitted step at batch 1024 (bench's own
+subprocess script), measured in the same run. Each figure is the best of several windows.
+--dtype uint8 times observe_dtype="uint8" (the bench's row is float32).
+
+`--kernel` adds one more column on the 1-thread rows: the observe kernel alone on fixed
+snapshots, in CPU time (robust on a busy machine), the figure the encoders' rewrites are judged
+by; tests/test_observe_digest.py checks that a rewrite keeps every feature bit for bit.
 """
 
 from __future__ import annotations
@@ -17,51 +24,70 @@ import time
 import numba
 import numpy as np
 
+from treasure_apps.bench import peer_pgx
 from treasure_core.batch import BatchRunner, _observe_kernel
 from treasure_core.registry import game_names
 
 N_GAMES = 1024
-WARM_STEPS = 300  # random steps before the first snapshot: the games' stages spread out
+WARM_STEPS = 300  # random steps before timing: the games' stages spread out
+WINDOWS = 5
 SNAPSHOTS = 8
 STEPS_BETWEEN = 23
-REPEATS = 20  # observe calls per snapshot in one window
 
 
-def snapshots(game: str, seed: int = 0) -> tuple[BatchRunner, list[np.ndarray]]:
-    runner = BatchRunner(game, N_GAMES, seed=seed, num_threads=1)
-    runner.random_playout(WARM_STEPS, seed=seed)
+def loop_breakdown(runner: BatchRunner, dtype: str, seconds: float, cpu: bool = False) -> dict[str, float]:
+    """Best window's ns per game step of observe, random_actions and step (and their sum), in
+    wall-clock time, or with `cpu` in CPU time (the window's length stays wall-clock)."""
+    out = np.empty((N_GAMES, runner.dims.obs_size), dtype)
+    actions = np.empty(N_GAMES, np.int64)
+    rng = np.random.default_rng(0)
+    clock = time.process_time if cpu else time.perf_counter
+    windows = []
+    for _ in range(WINDOWS + 1):  # the first window warms up
+        observing = sampling = stepping = 0.0
+        calls = 0
+        deadline = time.perf_counter() + seconds / WINDOWS
+        while time.perf_counter() < deadline:
+            t0 = clock()
+            runner.observe(out=out)
+            t1 = clock()
+            runner.random_actions(seed=int(rng.integers(1 << 62)), out=actions)
+            t2 = clock()
+            runner.step(actions)
+            t3 = clock()
+            observing += t1 - t0
+            sampling += t2 - t1
+            stepping += t3 - t2
+            calls += 1
+        scale = 1e9 / (calls * N_GAMES)
+        window = {
+            "observe": observing * scale,
+            "random_actions": sampling * scale,
+            "step": stepping * scale,
+        }
+        window["loop"] = sum(window.values())
+        windows.append(window)
+    return min(windows[1:], key=lambda window: window["loop"])
+
+
+def kernel_ns(runner: BatchRunner, dtype: str, samples: int = 40) -> float:
+    """The least CPU time per game of the observe kernel alone over fixed snapshots, in ns:
+    CPU seconds (process_time) leave out the time a busy machine keeps the process waiting,
+    so the figure holds on a shared machine (1 thread only: more would count their spinning)."""
     states = []
     for k in range(SNAPSHOTS):
-        runner.random_playout(STEPS_BETWEEN, seed=seed + 1 + k)
+        runner.random_playout(STEPS_BETWEEN, seed=1 + k)
         states.append(runner.states.copy())
-    return runner, states
-
-
-def observe_ms(runner: BatchRunner, states: list[np.ndarray], dtype: str, windows: int) -> float:
-    """Best window's mean ms per batch observation of N_GAMES games."""
     kernel = _observe_kernel(runner.game, dtype)
     out = np.empty((N_GAMES, runner.dims.obs_size), dtype)
-    kernel(states[0], out)  # compile / load
+    kernel(states[0], out)
     best = float("inf")
-    for _ in range(windows):
-        start = time.perf_counter()
+    for _ in range(samples):
+        start = time.process_time()
         for block in states:
-            for _ in range(REPEATS):
-                kernel(block, out)
-        best = min(best, (time.perf_counter() - start) / (len(states) * REPEATS))
-    return best * 1e3
-
-
-def step_ms(runner: BatchRunner, windows: int) -> float:
-    """Best window's mean ms per random_actions + step of N_GAMES games."""
-    actions = np.empty(N_GAMES, np.int64)
-    best = float("inf")
-    for w in range(windows):
-        start = time.perf_counter()
-        for k in range(REPEATS):
-            runner.step(runner.random_actions(seed=w * REPEATS + k, out=actions))
-        best = min(best, (time.perf_counter() - start) / REPEATS)
-    return best * 1e3
+            kernel(block, out)
+        best = min(best, (time.process_time() - start) / (len(states) * N_GAMES))
+    return best * 1e9
 
 
 def main() -> None:
@@ -69,22 +95,42 @@ def main() -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("games", nargs="*", help="default: every registered game")
-    parser.add_argument("--windows", type=int, default=7)
-    parser.add_argument("--dtype", nargs="+", default=["float32"], choices=["float32", "uint8"])
+    parser.add_argument("--seconds", type=float, default=2.0, help="per figure (default 2)")
+    parser.add_argument("--threads", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--dtype", default="float32", choices=["float32", "uint8"])
+    parser.add_argument("--kernel", action="store_true", help="also the observe kernel alone")
+    parser.add_argument(
+        "--cpu",
+        action="store_true",
+        help="our calls in CPU seconds (1 thread: a busy machine's waits left out; Pgx stays wall-clock)",
+    )
+    parser.add_argument("--no-pgx", action="store_true", help="skip Pgx (no ratio column)")
     args = parser.parse_args()
-    numba.set_num_threads(1)
     games = args.games or list(game_names())
-    header = "".join(f"{'observe ' + d:>18}" for d in args.dtype)
-    print(f"ms per {N_GAMES} games, 1 thread, best of {args.windows} windows")
-    print(f"{'game':<10}{header}{'batch step':>14}{'observe share':>15}")
+    pgx_ns = None
+    if not args.no_pgx:
+        pgx = peer_pgx(args.seconds)["pgx connect_four x1024 jitted step from Python"]
+        pgx_ns = 1e9 / pgx["steps_per_second"]
+        print(f"pgx connect_four x1024 jitted step: {pgx_ns:.0f} ns per game step")
+    clock = "CPU" if args.cpu else "wall-clock"
+    print(f"ns per game step ({clock}), {N_GAMES} games, {args.dtype}, best of {WINDOWS} windows")
+    kernel_head = f"{'kernel':>9}" if args.kernel else ""
+    print(f"{'game':<9}{'thr':>4}{'observe':>9}{kernel_head}{'actions':>9}{'step':>9}{'loop':>9}{'× pgx':>8}")
     for game in games:
-        runner, states = snapshots(game)
-        numba.set_num_threads(1)
-        figures = [observe_ms(runner, states, dtype, args.windows) for dtype in args.dtype]
-        stepping = step_ms(runner, args.windows)
-        cells = "".join(f"{ms:>18.3f}" for ms in figures)
-        share = figures[0] / (figures[0] + stepping)
-        print(f"{game:<10}{cells}{stepping:>14.3f}{share:>14.0%}")
+        for threads in args.threads:
+            numba.set_num_threads(threads)
+            runner = BatchRunner(game, N_GAMES, seed=0, num_threads=threads, observation_dtype=args.dtype)
+            runner.random_playout(WARM_STEPS, seed=0)
+            figures = loop_breakdown(runner, args.dtype, args.seconds, args.cpu)
+            kernel = ""
+            if args.kernel:
+                kernel = f"{kernel_ns(runner, args.dtype):>9.0f}" if threads == 1 else f"{'':>9}"
+            ratio = f"{pgx_ns / figures['loop']:>7.2f}x" if pgx_ns else ""
+            print(
+                f"{game:<9}{threads:>4}{figures['observe']:>9.0f}{kernel}{figures['random_actions']:>9.0f}"
+                f"{figures['step']:>9.0f}{figures['loop']:>9.0f}{ratio}",
+                flush=True,
+            )
 
 
 if __name__ == "__main__":

@@ -305,6 +305,11 @@ _S_EXPLORER = SEAT["explorer"][0]
 _S_SPACE = SEAT["space_worker"][0]
 _S_ENCAMP = SEAT["encamp_worker"][0]
 _S_SPECIAL = SEAT["special_worker"][0]
+# observe writes its slices in this order, with nothing between them.
+assert _HAND == _SEATS + MAX_PLAYERS * SEAT_SIZE and _PENDING == _HAND + NUM_HERITAGE
+assert _EXPANSIONS == _PENDING + NUM_HERITAGE and _BOT_OBS == _EXPANSIONS + EXPANSION_SIZE
+assert OBS_SIZE == _BOT_OBS and SEAT_SIZE == _S_SPECIAL + PITUK_SPACES + 2
+assert SPACE_PLACES == 2  # write_seat reads both places of a space
 
 
 @njit(cache=True)
@@ -342,79 +347,87 @@ def write_public(state: np.ndarray, out: np.ndarray) -> None:
 
 @njit(cache=True)
 def write_seat(state: np.ndarray, seat: int, out: np.ndarray, start: int) -> None:
-    """Seat's public block into out[start : start + SEAT_SIZE]."""
-    out[start : start + SEAT_SIZE] = 0.0
+    """Seat's public block into out[start : start + SEAT_SIZE], every feature written (no
+    clearing first).
+
+    For speed: in the output's order, each flag without a branch, through views of the block
+    and of the state's owner tables, which numba compiles to tighter loops than offsets."""
+    row = out[start : start + SEAT_SIZE]
     mark = seat + 1
-    out[start + _S_IN_GAME] = 1.0
-    if state[CURRENT_PLAYER] == seat and not state[TERMINAL]:
-        out[start + _S_TO_ACT] = 1.0
-    if state[START] == seat:
-        out[start + _S_START] = 1.0
+    row[_S_IN_GAME] = 1.0
+    row[_S_TO_ACT] = (state[CURRENT_PLAYER] == seat) & (state[TERMINAL] == 0)
+    row[_S_START] = state[START] == seat
     clan = state[CLAN + seat]
-    out[start + _S_CLAN + clan] = 1.0
+    for c in range(NUM_CLANS):
+        row[_S_CLAN + c] = c == clan
+    res = RES + seat * NUM_RES
     for r in range(GOODS):
-        out[start + _S_GOODS + r] = state[RES + seat * NUM_RES + r] / CLAN_LIMIT[clan, r]
-    out[start + _S_VP] = min(state[RES + seat * NUM_RES + VP] / MAX_VP_SCALE, 1.0)
-    out[start + _S_TSEEK] = min(state[RES + seat * NUM_RES + TSEEK] / MAX_TSEEK, 1.0)
+        row[_S_GOODS + r] = state[res + r] / CLAN_LIMIT[clan, r]
+    row[_S_VP] = min(state[res + VP] / MAX_VP_SCALE, 1.0)
+    row[_S_TSEEK] = min(state[res + TSEEK] / MAX_TSEEK, 1.0)
     owned = state[OWNED + seat]
     new = state[NEW_WORKERS + seat]
-    w = start + _S_WORKERS
-    out[w] = owned / WORKERS_PER_COLOUR
-    out[w + 1] = state[AVAILABLE + seat] / WORKERS_PER_COLOUR
-    out[w + 2] = new / WORKERS_PER_COLOUR
-    out[w + 3] = (WORKERS_PER_COLOUR - owned - new) / WORKERS_PER_COLOUR
-    out[w + 4] = min(state[PYRAMID_WORKERS + seat] / WORKERS_PER_COLOUR, 1.0)
-    out[w + 5] = state[SACRIFICED + seat] / WORKERS_PER_COLOUR
-    out[w + 6] = state[IDLE + seat] / WORKERS_PER_COLOUR
-    out[start + _S_OFFERINGS_DONE] = min(state[OFFERINGS_DONE + seat] / 2.0, 1.0)
-    if state[FIRST_OFFERING + seat]:
-        out[start + _S_FIRST] = 1.0 / state[FIRST_OFFERING + seat]
+    row[_S_WORKERS] = owned / WORKERS_PER_COLOUR
+    row[_S_WORKERS + 1] = state[AVAILABLE + seat] / WORKERS_PER_COLOUR
+    row[_S_WORKERS + 2] = new / WORKERS_PER_COLOUR
+    row[_S_WORKERS + 3] = (WORKERS_PER_COLOUR - owned - new) / WORKERS_PER_COLOUR
+    row[_S_WORKERS + 4] = min(state[PYRAMID_WORKERS + seat] / WORKERS_PER_COLOUR, 1.0)
+    row[_S_WORKERS + 5] = state[SACRIFICED + seat] / WORKERS_PER_COLOUR
+    row[_S_WORKERS + 6] = state[IDLE + seat] / WORKERS_PER_COLOUR
+    row[_S_OFFERINGS_DONE] = min(state[OFFERINGS_DONE + seat] / 2.0, 1.0)
+    first = state[FIRST_OFFERING + seat]
+    row[_S_FIRST] = 1.0 / first if first else 0.0
+    holders = state[HERITAGE_HOLDER : HERITAGE_HOLDER + NUM_HERITAGE]
+    played = state[HERITAGE_PLAYED : HERITAGE_PLAYED + NUM_HERITAGE]
     in_hand = 0
     for card in range(NUM_HERITAGE):
-        if state[HERITAGE_HOLDER + card] == mark:
-            if state[HERITAGE_PLAYED + card]:
-                out[start + _S_HERITAGE + card] = 1.0
-            else:
-                in_hand += 1
+        held = holders[card] == mark
+        row[_S_HERITAGE + card] = held & (played[card] != 0)
+        in_hand += held & (played[card] == 0)
     # / 3 (solo: / the 4 Heritage cards the human holds)
-    out[start + _S_HAND_SIZE] = in_hand / (3.0 if state[NUM_PLAYERS] > 1 else SOLO_HERITAGE_DEALT)
+    row[_S_HAND_SIZE] = in_hand / (3.0 if state[NUM_PLAYERS] > 1 else SOLO_HERITAGE_DEALT)
+    owners = state[MARKET_OWNER : MARKET_OWNER + NUM_MARKET]
     for card in range(NUM_MARKET):
-        if state[MARKET_OWNER + card] == mark:
-            out[start + _S_MARKET + card] = 1.0
+        row[_S_MARKET + card] = owners[card] == mark
+    owners = state[OFFERING_OWNER : OFFERING_OWNER + NUM_OFFERINGS]
     for card in range(NUM_OFFERINGS):
-        if state[OFFERING_OWNER + card] == mark:
-            out[start + _S_OFFERINGS + card] = 1.0
+        row[_S_OFFERINGS + card] = owners[card] == mark
+    owners = state[EXPLORER : EXPLORER + MAX_POSITIONS]
     for position in range(MAX_POSITIONS):
-        if state[EXPLORER + position] == mark:
-            out[start + _S_EXPLORER + position] = 1.0
-        for space in range(MAX_SPACES):
-            for place in range(SPACE_PLACES):
-                if state[SPACE_WORKER + (position * MAX_SPACES + space) * SPACE_PLACES + place] == mark:
-                    out[start + _S_SPACE + position * MAX_SPACES + space] = 1.0
-        for side in range(2):
-            if state[ENCAMP_WORKER + position * 2 + side] == mark:
-                out[start + _S_ENCAMP + position * 2 + side] = 1.0
+        row[_S_EXPLORER + position] = owners[position] == mark
+    # [position, space]: a worker on either of its places
+    owners = state[SPACE_WORKER : SPACE_WORKER + MAX_POSITIONS * MAX_SPACES * SPACE_PLACES]
+    for spot in range(MAX_POSITIONS * MAX_SPACES):
+        row[_S_SPACE + spot] = (owners[spot * SPACE_PLACES] == mark) | (
+            owners[spot * SPACE_PLACES + 1] == mark
+        )
+    owners = state[ENCAMP_WORKER : ENCAMP_WORKER + MAX_POSITIONS * 2]
+    for spot in range(MAX_POSITIONS * 2):
+        row[_S_ENCAMP + spot] = owners[spot] == mark
     for s in range(PITUK_SPACES):
-        if state[PITUK_WORKER + s] == mark:
-            out[start + _S_SPECIAL + s] = 1.0
-    if state[START_WORKER] == mark:
-        out[start + _S_SPECIAL + PITUK_SPACES] = 1.0
-    if state[INCREASE_WORKER] == mark:
-        out[start + _S_SPECIAL + PITUK_SPACES + 1] = 1.0
+        row[_S_SPECIAL + s] = state[PITUK_WORKER + s] == mark
+    row[_S_SPECIAL + PITUK_SPACES] = state[START_WORKER] == mark
+    row[_S_SPECIAL + PITUK_SPACES + 1] = state[INCREASE_WORKER] == mark
 
 
 @njit(cache=True)
 def observe(state: np.ndarray, player: int, out: np.ndarray) -> None:
     """What `player` may know: the public table, every seat's public block (relative seats),
-    its own hand and its own pending set-up choice."""
+    its own hand and its own pending set-up choice. Each slice is written once, in order."""
     write_public(state, out)
-    out[PUBLIC_SIZE:] = 0.0
     n = state[NUM_PLAYERS]
-    for relative in range(n):
-        write_seat(state, (player + relative) % n, out, _SEATS + relative * SEAT_SIZE)
+    for relative in range(MAX_PLAYERS):
+        start = _SEATS + relative * SEAT_SIZE
+        if relative < n:
+            seat = player + relative
+            write_seat(state, seat - n if seat >= n else seat, out, start)
+        else:
+            out[start : start + SEAT_SIZE] = 0.0  # no such seat
+    mark = player + 1
     for card in range(NUM_HERITAGE):
-        if state[HERITAGE_HOLDER + card] == player + 1 and not state[HERITAGE_PLAYED + card]:
-            out[_HAND + card] = 1.0
+        in_hand = state[HERITAGE_HOLDER + card] == mark and not state[HERITAGE_PLAYED + card]
+        out[_HAND + card] = 1.0 if in_hand else 0.0
+    out[_PENDING : _PENDING + NUM_HERITAGE] = 0.0
     if state[PENDING + player] != NO_CARD:
         out[_PENDING + state[PENDING + player]] = 1.0
     write_expansions(state, player, False, out, _EXPANSIONS)
@@ -525,15 +538,18 @@ def write_bot(state: np.ndarray, out: np.ndarray, start: int, everything: bool) 
         for side in range(2):
             if state[ENCAMP_WORKER + position * 2 + side] == BOT_MARK:
                 out[start + _B_ENCAMP + position * 2 + side] = 1.0
-    discard = np.ones(NUM_BOT_CARDS, np.int32)
+    # The discard pile: every card but those in the deck or drawn (no scratch array: the
+    # block is written in place, every step of a batch).
+    discard = start + _B_DISCARD
+    out[discard : discard + NUM_BOT_CARDS] = 1.0
     for i in range(state[BOT_DECK_COUNT]):
-        discard[state[BOT_DECK + i]] = 0
+        out[discard + state[BOT_DECK + i]] = 0.0
     for k in range(BOT_DRAW):
         value = state[BOT_DRAWN + k]
         if value == NO_CARD:
             continue
         card = value - BOT_FACE_DOWN if value >= BOT_FACE_DOWN else value
-        discard[card] = 0
+        out[discard + card] = 0.0
         if value >= BOT_FACE_DOWN:
             out[start + _B_FACE_DOWN + k] = 1.0
         if value < BOT_FACE_DOWN or everything:
@@ -543,6 +559,4 @@ def write_bot(state: np.ndarray, out: np.ndarray, start: int, everything: bool) 
             out[start + _B_PLAYED + k] = 1.0
     if state[BOT_DRAWN] == NO_CARD and state[PHASE] >= PHASE_DAY:
         out[start + _B_RESTING] = 1.0
-    for card in range(NUM_BOT_CARDS):
-        out[start + _B_DISCARD + card] = discard[card]
     out[start + _B_DECK] = state[BOT_DECK_COUNT] / NUM_BOT_CARDS
