@@ -828,44 +828,64 @@ def effect_step(state, p, action):
 
 
 @njit(cache=True)
-def takes(state, p, action):
-    """Whether the phase under way decides in `action`'s block at all (and, in the set-up,
-    whether the card or tile it names is there): any other in-range action is refused, the
-    state unchanged. The drivers check legality first, but BatchRunner(check_actions=False) and
-    a user's own loop need not, and no action may send a kernel outside its arrays."""
+def step(state: np.ndarray, action: int) -> None:
+    """Apply the decision of the player to act. The drivers check legality (legal_mask) before
+    a kernel sees an action, but BatchRunner(check_actions=False) and a user's own loop need
+    not, and no action may send a kernel outside its arrays: an action its phase does not
+    decide in at all (and, in the set-up, one naming a card or tile that is not there) is
+    refused here, changing nothing.
+
+    The refusal is written out in this body, and step_unrefused's few lines after it, rather
+    than called: a helper taking the state, called or inlined, makes numba count a reference
+    to the array (two atomic operations) around it, which cost more than the checks
+    (benchmarks/refusal_cost.py)."""
+    if state[TERMINAL] or action < 0 or action >= N_ACTIONS:
+        return
+    p = state[CURRENT_PLAYER]
     current = state[PHASE]
+    effect = state[EFFECT]
     if current == PHASE_HERITAGE:
         card = action - HERITAGE_SETUP_BASE
-        return (
-            0 <= card < NUM_HERITAGE
-            and state[HERITAGE_HOLDER + card] == p + 1
-            and state[HERITAGE_PLAYED + card] == 0
-        )
-    if current == PHASE_REVEAL:
+        if card < 0 or card >= NUM_HERITAGE:
+            return
+        if state[HERITAGE_HOLDER + card] != p + 1 or state[HERITAGE_PLAYED + card] != 0:
+            return
+    elif current == PHASE_REVEAL:
         position = action - REVEAL_BASE
-        return 0 <= position < state[POSITIONS] and state[REVEALED + position] == 0
-    effect = state[EFFECT]
-    if current == PHASE_DAY and effect != EFFECT_PAY:
-        day = SPACE_BASE <= action < DAY_STOP
-        return day or (state[VARIANT + V_CENOTE] != 0 and cenote.CENOTE_BASE <= action < cenote.WILD_BASE)
-    if effect == EFFECT_STEAL:
-        return STEAL_BASE <= action < STEAL_STOP
-    if effect == EFFECT_FREE:
-        return FREE_BASE <= action < FREE_STOP
-    if effect == EFFECT_FAVOUR:
-        return FAVOUR_BASE <= action < FAVOUR_STOP
-    if effect == EFFECT_PAY:
-        return cenote.WILD_BASE <= action <= cenote.PAY_DONE_ACTION
-    return False
-
-
-@njit(cache=True)
-def step(state: np.ndarray, action: int) -> None:
-    """Apply the decision of the player to act. The caller checks legality (legal_mask); an
-    action its phase does not decide in at all is refused here (takes), changing nothing."""
-    if state[TERMINAL] or not takes(state, state[CURRENT_PLAYER], action):
+        if position < 0 or position >= state[POSITIONS] or state[REVEALED + position] != 0:
+            return
+    elif current == PHASE_DAY and effect != EFFECT_PAY:
+        if action < SPACE_BASE or action >= DAY_STOP:
+            cenote_action = cenote.CENOTE_BASE <= action < cenote.WILD_BASE
+            if state[VARIANT + V_CENOTE] == 0 or not cenote_action:
+                return
+    elif effect == EFFECT_STEAL:
+        if action < STEAL_BASE or action >= STEAL_STOP:
+            return
+    elif effect == EFFECT_FREE:
+        if action < FREE_BASE or action >= FREE_STOP:
+            return
+    elif effect == EFFECT_FAVOUR:
+        if action < FAVOUR_BASE or action >= FAVOUR_STOP:
+            return
+    elif effect == EFFECT_PAY:
+        if action < cenote.WILD_BASE or action > cenote.PAY_DONE_ACTION:
+            return
+    else:
         return
-    step_unrefused(state, action)
+    # step_unrefused, written out (see above).
+    state[DECISIONS] += 1
+    if current == PHASE_HERITAGE:
+        heritage_step(state, p, action)
+        return
+    state[LAST_ACTION] = action
+    state[LAST_ACTOR] = p
+    if current == PHASE_REVEAL:
+        reveal_step(state, p, action)
+    elif state[NUM_PLAYERS] == 1:  # solo: the human's decision, then Chaak'Bot's turn
+        solo_step(state, action)
+    elif apply_decision(state, p, action) and state[EFFECT] == EFFECT_NONE:
+        next_turn(state)
 
 
 @njit(cache=True)
@@ -876,36 +896,43 @@ def step_unrefused(state: np.ndarray, action: int) -> None:
     state[DECISIONS] += 1
     current = state[PHASE]
     if current == PHASE_HERITAGE:
-        state[PENDING + p] = action - HERITAGE_SETUP_BASE  # hidden until every seat has chosen
-        if p + 1 < state[NUM_PLAYERS]:
-            state[CURRENT_PLAYER] = p + 1
-            return
-        for q in range(state[NUM_PLAYERS]):
-            play_heritage(state, q, state[PENDING + q])
-            state[PENDING + q] = NO_CARD
-        state[LAST_ACTION] = -1
-        state[LAST_ACTOR] = -1
-        state[PHASE] = PHASE_REVEAL
-        state[CURRENT_PLAYER] = state[START] if state[NUM_PLAYERS] > 1 else 0  # solo: the human reveals
+        heritage_step(state, p, action)
         return
     state[LAST_ACTION] = action
     state[LAST_ACTOR] = p
     if current == PHASE_REVEAL:
-        # The starting player reveals a tile of its choice, then the next player another.
-        state[REVEALED + action - REVEAL_BASE] = 1
-        state[REVEALS_LEFT] -= 1
-        if state[REVEALS_LEFT] > 0:
-            state[CURRENT_PLAYER] = (p + 1) % state[NUM_PLAYERS]
-        else:
-            start_day(state)
-        return
-    if state[NUM_PLAYERS] == 1:  # solo: the human's decision, then Chaak'Bot's turn
+        reveal_step(state, p, action)
+    elif state[NUM_PLAYERS] == 1:  # solo: the human's decision, then Chaak'Bot's turn
         solo_step(state, action)
-        return
-    if not apply_decision(state, p, action):
-        return
-    if state[EFFECT] == EFFECT_NONE:
+    elif apply_decision(state, p, action) and state[EFFECT] == EFFECT_NONE:
         next_turn(state)
+
+
+@njit(cache=True)
+def heritage_step(state, p, action):
+    """The set-up Heritage play: seats choose in order, hidden until every seat has chosen."""
+    state[PENDING + p] = action - HERITAGE_SETUP_BASE  # hidden until every seat has chosen
+    if p + 1 < state[NUM_PLAYERS]:
+        state[CURRENT_PLAYER] = p + 1
+        return
+    for q in range(state[NUM_PLAYERS]):
+        play_heritage(state, q, state[PENDING + q])
+        state[PENDING + q] = NO_CARD
+    state[LAST_ACTION] = -1
+    state[LAST_ACTOR] = -1
+    state[PHASE] = PHASE_REVEAL
+    state[CURRENT_PLAYER] = state[START] if state[NUM_PLAYERS] > 1 else 0  # solo: the human reveals
+
+
+@njit(cache=True)
+def reveal_step(state, p, action):
+    """The starting player reveals a tile of its choice, then the next player another."""
+    state[REVEALED + action - REVEAL_BASE] = 1
+    state[REVEALS_LEFT] -= 1
+    if state[REVEALS_LEFT] > 0:
+        state[CURRENT_PLAYER] = (p + 1) % state[NUM_PLAYERS]
+    else:
+        start_day(state)
 
 
 @njit(cache=True)
