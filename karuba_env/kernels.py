@@ -107,7 +107,7 @@ def current_tile(state):
 def reachable(state: np.ndarray, player: int, colour: int, steps: int, out: np.ndarray, start: int) -> int:
     """Set out[start + target] = 1 for each target of reachable_targets, leaving the other
     entries of out[start : start + MOVE_TARGETS] as they are; returns how many."""
-    targets = reachable_targets(state, player, colour, steps)
+    targets = reachable_targets(state, player, colour, steps, -1)
     count = 0
     target = 0
     while targets:
@@ -120,9 +120,10 @@ def reachable(state: np.ndarray, player: int, colour: int, steps: int, out: np.n
 
 
 @njit(cache=True)
-def reachable_targets(state, player, colour, steps):
+def reachable_targets(state, player, colour, steps, wanted):
     """The targets (cells, then TEMPLE_TARGET), as a bit set, where adventurer `colour` of
-    `player` may end a move of up to `steps` steps. A step goes to a neighbouring tile along
+    `player` may end a move of up to `steps` steps; the search stops once it holds target
+    `wanted` (-1: every target). A step goes to a neighbouring tile along
     connected paths (both tiles have an exit on the shared side), from the beach onto the tile
     beside it (exit facing the beach), or from a tile into the temple of the adventurer's own
     colour (exit facing it). Another adventurer's tile is neither entered nor passed over."""
@@ -151,6 +152,8 @@ def reachable_targets(state, player, colour, steps):
         frontier = np.int64(1) << position
         visited = frontier
     for _ in range(steps):
+        if wanted >= 0 and (targets >> wanted) & 1:
+            break
         grown = np.int64(0)
         remaining = frontier
         cell = 0
@@ -469,7 +472,7 @@ def step(state: np.ndarray, action: int) -> None:
         elif MOVE_BASE <= action < MOVE_BASE + NUM_COLOURS * MOVE_TARGETS:
             colour, target = (action - MOVE_BASE) // MOVE_TARGETS, (action - MOVE_BASE) % MOVE_TARGETS
             steps = TILE_EXIT_COUNT[state[STACK + state[TILES_REVEALED] - 1]]
-            if not (reachable_targets(state, player, colour, steps) >> target) & 1:
+            if not (reachable_targets(state, player, colour, steps, target) >> target) & 1:
                 return
         elif action != DISCARD:  # discarding without moving is always allowed
             return

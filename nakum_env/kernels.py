@@ -828,73 +828,6 @@ def effect_step(state, p, action):
 
 
 @njit(cache=True)
-def day_action_legal(state, p, action):
-    """Whether seat p may take `action` (a worker's placement, from the spaces to the clan's
-    increase) in the day: day_legal_mask's rules for that one action."""
-    if action < EXPLORE_BASE:
-        # A space of a face-up tile: a resource space, the Market, a Heritage space or an
-        # Encampment option.
-        if action < MARKET_BASE:
-            position, space = (action - SPACE_BASE) // MAX_SPACES, (action - SPACE_BASE) % MAX_SPACES
-        elif action < HERITAGE_BASE:
-            position = (action - MARKET_BASE) // MARKET_SHOWN
-        elif action < ENCAMPMENT_BASE:
-            position = (action - HERITAGE_BASE) // NUM_HERITAGE
-        else:
-            position = (action - ENCAMPMENT_BASE) // (2 * MAX_OPTIONS)
-        if position >= state[POSITIONS] or state[REVEALED + position] == 0:
-            return False
-        tile = state[TILE_AT + position]
-        if action < MARKET_BASE:
-            return SPACE_KIND[tile, space] == SPACE_RESOURCE and space_open_for(state, position, space, p)
-        if action < HERITAGE_BASE:
-            card = state[MARKET_SLOT + (action - MARKET_BASE) % MARKET_SHOWN]
-            space = TILE_MARKET_SPACE[tile]
-            if space < 0 or card == NO_CARD or not space_open_for(state, position, space, p):
-                return False
-            return can_pay(state, p, MARKET_COST[card])
-        if action < ENCAMPMENT_BASE:
-            card = (action - HERITAGE_BASE) % NUM_HERITAGE
-            space = TILE_HERITAGE_SPACE[tile]
-            if space < 0 or state[HERITAGE_HOLDER + card] != p + 1 or state[HERITAGE_PLAYED + card] != 0:
-                return False
-            return space_open_for(state, position, space, p)
-        # An Encampment needs a worker (anyone's) on a basic space of its tile.
-        slot = action - ENCAMPMENT_BASE
-        side, option = (slot // MAX_OPTIONS) % 2, slot % MAX_OPTIONS
-        if state[ENCAMP_WORKER + position * 2 + side] != 0 or state[OPTION_CUBE + slot] != 0:
-            return False
-        return OPTION_EXISTS[tile, side, option] and tile_has_basic_worker(state, position)
-    if action < OFFERING_BASE:
-        # Explore: a face-down tile nobody has explored yet.
-        position = action - EXPLORE_BASE
-        return (
-            position < state[POSITIONS]
-            and state[REVEALED + position] == 0
-            and state[EXPLORER + position] == 0
-        )
-    if action == PITUK_ACTION:
-        # The Pituk wakes when every tile is explored; in the Forest and in solo, from the start.
-        awake = state[VARIANT + V_FOREST] or state[NUM_PLAYERS] == 1 or all_explored(state)
-        return awake and free_pituk_space(state) >= 0
-    if action == START_ACTION:
-        return state[START_WORKER] == 0 and state[START] != p and state[START_BLOCKED] == 0
-    if state[AVAILABLE + p] < 2:
-        return False  # the Offerings and the clan's increase take 2 workers
-    if action == INCREASE_ACTION:
-        if state[INCREASE_BLOCKED] != 0 or state[INCREASE_WORKER] != 0 or reserve_workers(state, p) <= 0:
-            return False
-        return can_pay(state, p, CLAN_INCREASE_COST[state[CLAN + p]])
-    slot = action - OFFERING_BASE
-    if state[VARIANT + V_CENOTE]:  # tseek' and workers on the Offerings (cenote.py)
-        return cenote.offering_possible(state, p, slot)
-    card = state[OFFER_SLOT + slot]
-    if card == NO_CARD:
-        return False
-    return can_pay(state, p, OFFERING_COST[card]) and can_sacrifice(state, p, OFFERING_SACRIFICE[card])
-
-
-@njit(cache=True)
 def legal_in_mask(state, p, action):
     """Whether `action` is in seat p's legal mask (the whole mask computed: for the rare
     decisions whose rule needs it)."""
@@ -931,16 +864,94 @@ def step(state: np.ndarray, action: int) -> None:
         if position < 0 or position >= state[POSITIONS] or state[REVEALED + position] != 0:
             return
     elif current == PHASE_DAY and effect != EFFECT_PAY:
-        if SPACE_BASE <= action < PASS_ACTION:
-            if not day_action_legal(state, p, action):
-                return
-        elif action == PASS_ACTION or cenote.CENOTE_BASE <= action < cenote.WILD_BASE:
+        # A worker's placement: day_legal_mask's rules for that one action.
+        if action == PASS_ACTION or cenote.CENOTE_BASE <= action < cenote.WILD_BASE:
             # A pass only when nothing else is legal; the Cenote's rules (cenote.py): rare,
             # so checked against the whole mask.
             if not legal_in_mask(state, p, action):
                 return
-        else:
+        elif action < SPACE_BASE or action > PASS_ACTION:
             return
+        elif action < EXPLORE_BASE:
+            # A space of a face-up tile: a resource space, the Market, a Heritage space or an
+            # Encampment option.
+            if action < MARKET_BASE:
+                position, space = (action - SPACE_BASE) // MAX_SPACES, (action - SPACE_BASE) % MAX_SPACES
+            elif action < HERITAGE_BASE:
+                position = (action - MARKET_BASE) // MARKET_SHOWN
+            elif action < ENCAMPMENT_BASE:
+                position = (action - HERITAGE_BASE) // NUM_HERITAGE
+            else:
+                position = (action - ENCAMPMENT_BASE) // (2 * MAX_OPTIONS)
+            if position >= state[POSITIONS] or state[REVEALED + position] == 0:
+                return
+            tile = state[TILE_AT + position]
+            if action < MARKET_BASE:
+                if SPACE_KIND[tile, space] != SPACE_RESOURCE:
+                    return
+            elif action < HERITAGE_BASE:
+                card = state[MARKET_SLOT + (action - MARKET_BASE) % MARKET_SHOWN]
+                space = TILE_MARKET_SPACE[tile]
+                if space < 0 or card == NO_CARD or not can_pay(state, p, MARKET_COST[card]):
+                    return
+            elif action < ENCAMPMENT_BASE:
+                card = (action - HERITAGE_BASE) % NUM_HERITAGE
+                space = TILE_HERITAGE_SPACE[tile]
+                if space < 0 or state[HERITAGE_HOLDER + card] != p + 1 or state[HERITAGE_PLAYED + card] != 0:
+                    return
+            else:
+                # An Encampment needs a worker (anyone's) on a basic space of its tile.
+                slot = action - ENCAMPMENT_BASE
+                side, option = (slot // MAX_OPTIONS) % 2, slot % MAX_OPTIONS
+                if state[ENCAMP_WORKER + position * 2 + side] != 0 or state[OPTION_CUBE + slot] != 0:
+                    return
+                if not OPTION_EXISTS[tile, side, option] or not tile_has_basic_worker(state, position):
+                    return
+                space = -1  # no space of its own
+            if space >= 0:
+                # Room on the space for seat p (space_open_for): under its capacity, and never
+                # two of one player's.
+                used = 0
+                for place in range(SPACE_PLACES):
+                    who = state[space_slot(position, space, place)]
+                    if who == p + 1:
+                        return
+                    used += who != 0
+                if used >= (SPACE_PLACES if state[NUM_PLAYERS] == 4 and SPACE_DOUBLE[tile, space] else 1):
+                    return
+        elif action < OFFERING_BASE:
+            # Explore: a face-down tile nobody has explored yet.
+            position = action - EXPLORE_BASE
+            if (
+                position >= state[POSITIONS]
+                or state[REVEALED + position] != 0
+                or state[EXPLORER + position] != 0
+            ):
+                return
+        elif action == PITUK_ACTION:
+            # The Pituk wakes when every tile is explored; in the Forest and in solo, from the start.
+            awake = state[VARIANT + V_FOREST] or state[NUM_PLAYERS] == 1 or all_explored(state)
+            if not awake or free_pituk_space(state) < 0:
+                return
+        elif action == START_ACTION:
+            if state[START_WORKER] != 0 or state[START] == p or state[START_BLOCKED] != 0:
+                return
+        elif state[AVAILABLE + p] < 2:
+            return  # the Offerings and the clan's increase take 2 workers
+        elif action == INCREASE_ACTION:
+            if state[INCREASE_BLOCKED] != 0 or state[INCREASE_WORKER] != 0 or reserve_workers(state, p) <= 0:
+                return
+            if not can_pay(state, p, CLAN_INCREASE_COST[state[CLAN + p]]):
+                return
+        elif state[VARIANT + V_CENOTE]:  # tseek' and workers on the Offerings (cenote.py)
+            if not cenote.offering_possible(state, p, action - OFFERING_BASE):
+                return
+        else:
+            card = state[OFFER_SLOT + action - OFFERING_BASE]
+            if card == NO_CARD or not can_pay(state, p, OFFERING_COST[card]):
+                return
+            if not can_sacrifice(state, p, OFFERING_SACRIFICE[card]):
+                return
     elif effect == EFFECT_STEAL:
         # An option of the card the player can pay, from a competitor 1 .. n-1 seats on.
         option, offset = (action - STEAL_BASE) // N_SEAT_OFFSETS, (action - STEAL_BASE) % N_SEAT_OFFSETS

@@ -219,9 +219,10 @@ ACTION_STATES = 40  # of each game's states, about this many, evenly spread
 def every_action(game: GameSpec, options: dict[str, Any], seed: int, report: Report) -> None:
     """Every in-range action, legal or not, through `kernels.step` on copies of real states of
     random play (the start, the end and evenly spread states between). The kernel must not
-    raise (with bounds checking on, an out-of-bounds access raises IndexError); an action
-    legal_mask does not allow the player to act should be refused, the state unchanged
-    (counted: `illegal_refused`, or `illegal_played` when the kernel played it somehow)."""
+    raise (with bounds checking on, an out-of-bounds access raises IndexError) nor refuse a
+    legal action (a failure); an action legal_mask does not allow the player to act should be
+    refused, the state unchanged (counted: `illegal_refused`, or `illegal_played` when the
+    kernel played it somehow)."""
     env = TreasureAECEnv(game, **options)
     step, legal_mask = game.kernels.step, game.kernels.legal_mask
     mask = np.zeros(env.dims.n_actions, np.int8)
@@ -249,8 +250,13 @@ def every_action(game: GameSpec, options: dict[str, Any], seed: int, report: Rep
                         f"{type(error).__name__}: {error}"
                     )
                     continue
-                if not mask[action]:
-                    if np.array_equal(after, state):
+                unchanged = np.array_equal(after, state)
+                if mask[action] and unchanged:  # a decision counts in DECISIONS at least
+                    report.failures.append(
+                        f"game {g} state {k * every}: the legal action {action} was refused"
+                    )
+                elif not mask[action]:
+                    if unchanged:
                         report.illegal_refused += 1
                     else:
                         report.illegal_played += 1
