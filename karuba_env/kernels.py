@@ -105,16 +105,31 @@ def current_tile(state):
 
 @njit(cache=True)
 def reachable(state: np.ndarray, player: int, colour: int, steps: int, out: np.ndarray, start: int) -> int:
-    """Set out[start + target] = 1 for each target (cells, then TEMPLE_TARGET) where adventurer
-    `colour` of `player` may end a move of up to `steps` steps, leaving the other entries of
-    out[start : start + MOVE_TARGETS] as they are; returns how many. A step goes to a
-    neighbouring tile along connected paths (both tiles have an exit on the shared side), from
-    the beach onto the tile beside it (exit facing the beach), or from a tile into the temple of
-    the adventurer's own colour (exit facing it). Another adventurer's tile is neither entered
-    nor passed over."""
+    """Set out[start + target] = 1 for each target of reachable_targets, leaving the other
+    entries of out[start : start + MOVE_TARGETS] as they are; returns how many."""
+    targets = reachable_targets(state, player, colour, steps, -1)
+    count = 0
+    target = 0
+    while targets:
+        if targets & 1:
+            out[start + target] = 1
+            count += 1
+        targets >>= 1
+        target += 1
+    return count
+
+
+@njit(cache=True)
+def reachable_targets(state, player, colour, steps, wanted):
+    """The targets (cells, then TEMPLE_TARGET), as a bit set, where adventurer `colour` of
+    `player` may end a move of up to `steps` steps; the search stops once it holds target
+    `wanted` (-1: every target). A step goes to a neighbouring tile along
+    connected paths (both tiles have an exit on the shared side), from the beach onto the tile
+    beside it (exit facing the beach), or from a tile into the temple of the adventurer's own
+    colour (exit facing it). Another adventurer's tile is neither entered nor passed over."""
     position = state[ADVENTURER_POS + player * NUM_COLOURS + colour]
     if position == IN_TEMPLE:
-        return 0  # "The adventurer will then stay put at the temple"
+        return np.int64(0)  # "The adventurer will then stay put at the temple"
     island = CELL_TILE + player * NUM_CELLS
     blocked = np.int64(0)
     for other in range(NUM_COLOURS):
@@ -122,23 +137,23 @@ def reachable(state: np.ndarray, player: int, colour: int, steps: int, out: np.n
         if other != colour and where >= 0:
             blocked |= np.int64(1) << where
     temple = state[TEMPLE_JUNGLE + colour] - 1
-    count = 0
+    targets = np.int64(0)
     if position == ON_BEACH:
         beach = state[ADVENTURER_BEACH + colour] - 1
         cell = BEACH_CELL[beach]
         tile = state[island + cell]
         if tile == NO_TILE or not (TILE_EXITS[tile] & BEACH_SIDE[beach]) or (blocked >> cell) & 1:
-            return 0
+            return np.int64(0)
         frontier = np.int64(1) << cell
         visited = frontier
-        out[start + cell] = 1
-        count = 1
+        targets = frontier
         steps -= 1
     else:
         frontier = np.int64(1) << position
         visited = frontier
-    temple_found = False
     for _ in range(steps):
+        if wanted >= 0 and (targets >> wanted) & 1:
+            break
         grown = np.int64(0)
         remaining = frontier
         cell = 0
@@ -151,10 +166,8 @@ def reachable(state: np.ndarray, player: int, colour: int, steps: int, out: np.n
                     nxt = NEIGHBOUR[cell, d]
                     if nxt < 0:
                         # Off the island: only into the temple of its own colour.
-                        if EDGE_JUNGLE[cell, d] == temple and not temple_found:
-                            temple_found = True
-                            out[start + TEMPLE_TARGET] = 1
-                            count += 1
+                        if EDGE_JUNGLE[cell, d] == temple:
+                            targets |= np.int64(1) << TEMPLE_TARGET
                         continue
                     bit = np.int64(1) << nxt
                     if (visited | blocked) & bit:
@@ -168,15 +181,8 @@ def reachable(state: np.ndarray, player: int, colour: int, steps: int, out: np.n
             break
         visited |= grown
         frontier = grown
-        remaining = grown
-        cell = 0
-        while remaining:
-            if remaining & 1:
-                out[start + cell] = 1
-                count += 1
-            remaining >>= 1
-            cell += 1
-    return count
+        targets |= grown
+    return targets
 
 
 @njit(cache=True)
@@ -420,7 +426,70 @@ def resolve_tile(state):
 
 @njit(cache=True)
 def step(state: np.ndarray, action: int) -> None:
-    """Apply the decision of the player to act. The caller checks legality (legal_mask)."""
+    """Apply the decision of the player to act. The drivers check legality (legal_mask) before
+    a kernel sees an action, but BatchRunner(check_actions=False) and a user's own loop need
+    not: any action legal_mask would not allow is refused here, changing nothing (no action may
+    send a kernel outside its arrays), then step_unrefused's few lines follow, written out.
+
+    The refusal reads the state in this body (the rules of draft_legal_mask and
+    player_legal_mask, for one action; reachable_targets for a move): a helper taking the
+    state, called or inlined, makes numba count a reference to the array (two atomic
+    operations) around it, which cost more than the checks (benchmarks/refusal_cost.py)."""
+    if state[TERMINAL] or action < 0 or action >= N_ACTIONS:
+        return
+    current = phase(state)
+    if current == PHASE_DRAFT:
+        colour = state[DRAFT_COLOUR]
+        if colour == NO_COLOUR:
+            # An adventurer not yet placed, on a beach number no colour has.
+            index = action - DRAFT_ADVENTURER_BASE
+            if index < 0 or index >= NUM_COLOURS * NUM_BEACH:
+                return
+            number = index % NUM_BEACH + 1
+            if state[ADVENTURER_BEACH + index // NUM_BEACH] != NOT_PLACED:
+                return
+            for other in range(NUM_COLOURS):
+                if state[ADVENTURER_BEACH + other] == number:
+                    return
+        else:
+            # Its temple on a free jungle number, by the distance rule.
+            number = action - DRAFT_TEMPLE_BASE + 1
+            if number < 1 or number > NUM_JUNGLE:
+                return
+            for other in range(NUM_COLOURS):
+                if state[TEMPLE_JUNGLE + other] == number:
+                    return
+            if not distance_allowed(state[DISTANCE_RULE], state[ADVENTURER_BEACH + colour], number):
+                return
+    elif current == PHASE_PLAY:
+        player = state[CURRENT_PLAYER]
+        if player < 0 or player >= state[NUM_PLAYERS]:
+            return
+        if PLACE_BASE <= action < PLACE_BASE + NUM_CELLS:
+            # "only on free fields"
+            if state[CELL_TILE + player * NUM_CELLS + action - PLACE_BASE] != NO_TILE:
+                return
+        elif MOVE_BASE <= action < MOVE_BASE + NUM_COLOURS * MOVE_TARGETS:
+            colour, target = (action - MOVE_BASE) // MOVE_TARGETS, (action - MOVE_BASE) % MOVE_TARGETS
+            steps = TILE_EXIT_COUNT[state[STACK + state[TILES_REVEALED] - 1]]
+            if not (reachable_targets(state, player, colour, steps, target) >> target) & 1:
+                return
+        elif action != DISCARD:  # discarding without moving is always allowed
+            return
+    else:
+        return
+    # step_unrefused, written out (see above).
+    state[DECISIONS] += 1
+    if current == PHASE_DRAFT:
+        draft_step(state, action)
+    else:
+        play_step(state, action)
+
+
+@njit(cache=True)
+def step_unrefused(state: np.ndarray, action: int) -> None:
+    """step without the refusal: `action` must be legal (benchmarks/refusal_cost.py measures
+    what the refusal costs against this)."""
     state[DECISIONS] += 1
     current = phase(state)
     if current == PHASE_DRAFT:

@@ -278,11 +278,16 @@ def in_guardian_reach(state: np.ndarray, explorer: int, position: int) -> bool:
 
 @njit(cache=True)
 def can_move(state, explorer, roll):
-    position = state[EXPLORER_POS + explorer]
+    return movable(state[EXPLORER_POS + explorer], state[EXPLORER_DARK + explorer], roll)
+
+
+@njit(cache=True)
+def movable(position, dark, roll):
+    """Whether an explorer at `position` (in the dark or the light) moves with `roll`: a 2
+    moves anyone on the board; other faces only explorers at the start or in the light."""
     if position == OFF_BOARD:
         return False
-    # A 2 moves anyone; other faces only explorers at the start or in the light.
-    return roll == FREE_MOVE_FACE or position == START or state[EXPLORER_DARK + explorer] == LIGHT
+    return roll == FREE_MOVE_FACE or position == START or dark == LIGHT
 
 
 @njit(cache=True)
@@ -517,12 +522,36 @@ def release_snakes(state, explorer):
 
 @njit(cache=True)
 def step(state: np.ndarray, action: int) -> None:
-    """Apply the decision of the player to act; the caller checks legality (legal_mask)."""
-    if phase(state) == PHASE_MOVE:
-        if action == NO_MOVE:
-            no_move_step(state)
-        else:
-            move_step(state, action - MOVE_BASE)
+    """Apply the decision of the player to act. The drivers check legality (legal_mask) before
+    a kernel sees an action, but BatchRunner(check_actions=False) and a user's own loop need
+    not: any action legal_mask would not allow is refused here, changing nothing (no action may
+    send a kernel outside its arrays). The checks read the state in this body (movable takes
+    the values): a helper taking the state costs numba a reference count on the array."""
+    if state[TERMINAL] or phase(state) != PHASE_MOVE:
+        return
+    roll = state[DIE]
+    if action == NO_MOVE:
+        # Only when the die moves nobody.
+        for e in range(NUM_EXPLORERS):
+            if movable(state[EXPLORER_POS + e], state[EXPLORER_DARK + e], roll):
+                return
+        no_move_step(state)
+        return
+    explorer = action - MOVE_BASE
+    if explorer < 0 or explorer >= NUM_EXPLORERS:
+        return
+    if movable(state[EXPLORER_POS + explorer], state[EXPLORER_DARK + explorer], roll):
+        move_step(state, explorer)
+
+
+@njit(cache=True)
+def step_unrefused(state: np.ndarray, action: int) -> None:
+    """step without the refusal: `action` must be legal (benchmarks/refusal_cost.py measures
+    what the refusal costs against this)."""
+    if action == NO_MOVE:
+        no_move_step(state)
+    else:
+        move_step(state, action - MOVE_BASE)
 
 
 @njit(cache=True)

@@ -828,44 +828,162 @@ def effect_step(state, p, action):
 
 
 @njit(cache=True)
-def takes(state, p, action):
-    """Whether the phase under way decides in `action`'s block at all (and, in the set-up,
-    whether the card or tile it names is there): any other in-range action is refused, the
-    state unchanged. The drivers check legality first, but BatchRunner(check_actions=False) and
-    a user's own loop need not, and no action may send a kernel outside its arrays."""
-    current = state[PHASE]
-    if current == PHASE_HERITAGE:
-        card = action - HERITAGE_SETUP_BASE
-        return (
-            0 <= card < NUM_HERITAGE
-            and state[HERITAGE_HOLDER + card] == p + 1
-            and state[HERITAGE_PLAYED + card] == 0
-        )
-    if current == PHASE_REVEAL:
-        position = action - REVEAL_BASE
-        return 0 <= position < state[POSITIONS] and state[REVEALED + position] == 0
-    effect = state[EFFECT]
-    if current == PHASE_DAY and effect != EFFECT_PAY:
-        day = SPACE_BASE <= action < DAY_STOP
-        return day or (state[VARIANT + V_CENOTE] != 0 and cenote.CENOTE_BASE <= action < cenote.WILD_BASE)
-    if effect == EFFECT_STEAL:
-        return STEAL_BASE <= action < STEAL_STOP
-    if effect == EFFECT_FREE:
-        return FREE_BASE <= action < FREE_STOP
-    if effect == EFFECT_FAVOUR:
-        return FAVOUR_BASE <= action < FAVOUR_STOP
-    if effect == EFFECT_PAY:
-        return cenote.WILD_BASE <= action <= cenote.PAY_DONE_ACTION
-    return False
+def legal_in_mask(state, p, action):
+    """Whether `action` is in seat p's legal mask (the whole mask computed: for the rare
+    decisions whose rule needs it)."""
+    mask = np.zeros(N_ACTIONS, np.int8)
+    legal_mask(state, p, mask)
+    return mask[action] == 1
 
 
 @njit(cache=True)
 def step(state: np.ndarray, action: int) -> None:
-    """Apply the decision of the player to act. The caller checks legality (legal_mask); an
-    action its phase does not decide in at all is refused here (takes), changing nothing."""
-    if state[TERMINAL] or not takes(state, state[CURRENT_PLAYER], action):
+    """Apply the decision of the player to act. The drivers check legality (legal_mask) before
+    a kernel sees an action, but BatchRunner(check_actions=False) and a user's own loop need
+    not, and no action may send a kernel outside its arrays: an action its phase does not
+    decide in at all (and, in the set-up, one naming a card or tile that is not there) is
+    refused here, changing nothing.
+
+    The refusal is written out in this body, and step_unrefused's few lines after it, rather
+    than called: a helper taking the state, called or inlined, makes numba count a reference
+    to the array (two atomic operations) around it, which cost more than the checks
+    (benchmarks/refusal_cost.py)."""
+    if state[TERMINAL] or action < 0 or action >= N_ACTIONS:
         return
-    step_unrefused(state, action)
+    p = state[CURRENT_PLAYER]
+    current = state[PHASE]
+    effect = state[EFFECT]
+    if current == PHASE_HERITAGE:
+        card = action - HERITAGE_SETUP_BASE
+        if card < 0 or card >= NUM_HERITAGE:
+            return
+        if state[HERITAGE_HOLDER + card] != p + 1 or state[HERITAGE_PLAYED + card] != 0:
+            return
+    elif current == PHASE_REVEAL:
+        position = action - REVEAL_BASE
+        if position < 0 or position >= state[POSITIONS] or state[REVEALED + position] != 0:
+            return
+    elif current == PHASE_DAY and effect != EFFECT_PAY:
+        # A worker's placement: day_legal_mask's rules for that one action.
+        if action == PASS_ACTION or cenote.CENOTE_BASE <= action < cenote.WILD_BASE:
+            # A pass only when nothing else is legal; the Cenote's rules (cenote.py): rare,
+            # so checked against the whole mask.
+            if not legal_in_mask(state, p, action):
+                return
+        elif action < SPACE_BASE or action > PASS_ACTION:
+            return
+        elif action < EXPLORE_BASE:
+            # A space of a face-up tile: a resource space, the Market, a Heritage space or an
+            # Encampment option.
+            if action < MARKET_BASE:
+                position, space = (action - SPACE_BASE) // MAX_SPACES, (action - SPACE_BASE) % MAX_SPACES
+            elif action < HERITAGE_BASE:
+                position = (action - MARKET_BASE) // MARKET_SHOWN
+            elif action < ENCAMPMENT_BASE:
+                position = (action - HERITAGE_BASE) // NUM_HERITAGE
+            else:
+                position = (action - ENCAMPMENT_BASE) // (2 * MAX_OPTIONS)
+            if position >= state[POSITIONS] or state[REVEALED + position] == 0:
+                return
+            tile = state[TILE_AT + position]
+            if action < MARKET_BASE:
+                if SPACE_KIND[tile, space] != SPACE_RESOURCE:
+                    return
+            elif action < HERITAGE_BASE:
+                card = state[MARKET_SLOT + (action - MARKET_BASE) % MARKET_SHOWN]
+                space = TILE_MARKET_SPACE[tile]
+                if space < 0 or card == NO_CARD or not can_pay(state, p, MARKET_COST[card]):
+                    return
+            elif action < ENCAMPMENT_BASE:
+                card = (action - HERITAGE_BASE) % NUM_HERITAGE
+                space = TILE_HERITAGE_SPACE[tile]
+                if space < 0 or state[HERITAGE_HOLDER + card] != p + 1 or state[HERITAGE_PLAYED + card] != 0:
+                    return
+            else:
+                # An Encampment needs a worker (anyone's) on a basic space of its tile.
+                slot = action - ENCAMPMENT_BASE
+                side, option = (slot // MAX_OPTIONS) % 2, slot % MAX_OPTIONS
+                if state[ENCAMP_WORKER + position * 2 + side] != 0 or state[OPTION_CUBE + slot] != 0:
+                    return
+                if not OPTION_EXISTS[tile, side, option] or not tile_has_basic_worker(state, position):
+                    return
+                space = -1  # no space of its own
+            if space >= 0:
+                # Room on the space for seat p (space_open_for): under its capacity, and never
+                # two of one player's.
+                used = 0
+                for place in range(SPACE_PLACES):
+                    who = state[space_slot(position, space, place)]
+                    if who == p + 1:
+                        return
+                    used += who != 0
+                if used >= (SPACE_PLACES if state[NUM_PLAYERS] == 4 and SPACE_DOUBLE[tile, space] else 1):
+                    return
+        elif action < OFFERING_BASE:
+            # Explore: a face-down tile nobody has explored yet.
+            position = action - EXPLORE_BASE
+            if (
+                position >= state[POSITIONS]
+                or state[REVEALED + position] != 0
+                or state[EXPLORER + position] != 0
+            ):
+                return
+        elif action == PITUK_ACTION:
+            # The Pituk wakes when every tile is explored; in the Forest and in solo, from the start.
+            awake = state[VARIANT + V_FOREST] or state[NUM_PLAYERS] == 1 or all_explored(state)
+            if not awake or free_pituk_space(state) < 0:
+                return
+        elif action == START_ACTION:
+            if state[START_WORKER] != 0 or state[START] == p or state[START_BLOCKED] != 0:
+                return
+        elif state[AVAILABLE + p] < 2:
+            return  # the Offerings and the clan's increase take 2 workers
+        elif action == INCREASE_ACTION:
+            if state[INCREASE_BLOCKED] != 0 or state[INCREASE_WORKER] != 0 or reserve_workers(state, p) <= 0:
+                return
+            if not can_pay(state, p, CLAN_INCREASE_COST[state[CLAN + p]]):
+                return
+        elif state[VARIANT + V_CENOTE]:  # tseek' and workers on the Offerings (cenote.py)
+            if not cenote.offering_possible(state, p, action - OFFERING_BASE):
+                return
+        else:
+            card = state[OFFER_SLOT + action - OFFERING_BASE]
+            if card == NO_CARD or not can_pay(state, p, OFFERING_COST[card]):
+                return
+            if not can_sacrifice(state, p, OFFERING_SACRIFICE[card]):
+                return
+    elif effect == EFFECT_STEAL:
+        # An option of the card the player can pay, from a competitor 1 .. n-1 seats on.
+        option, offset = (action - STEAL_BASE) // N_SEAT_OFFSETS, (action - STEAL_BASE) % N_SEAT_OFFSETS
+        if action < STEAL_BASE or action >= STEAL_STOP or offset + 1 >= competitors(state):
+            return
+        card = state[EFFECT_CARD]
+        if STEAL_VP[card, option] <= 0 or not can_pay(state, p, STEAL_COST[card, option]):
+            return
+    elif effect == EFFECT_FREE:
+        if action < FREE_BASE or action >= FREE_STOP or not cube_at(state, action - FREE_BASE):
+            return
+    elif effect == EFFECT_FAVOUR:
+        if action < FAVOUR_BASE or action >= FAVOUR_STOP:
+            return
+    elif effect == EFFECT_PAY:
+        if not legal_in_mask(state, p, action):  # the Cenote's payment (cenote.pay_legal_mask)
+            return
+    else:
+        return
+    # step_unrefused, written out (see above).
+    state[DECISIONS] += 1
+    if current == PHASE_HERITAGE:
+        heritage_step(state, p, action)
+        return
+    state[LAST_ACTION] = action
+    state[LAST_ACTOR] = p
+    if current == PHASE_REVEAL:
+        reveal_step(state, p, action)
+    elif state[NUM_PLAYERS] == 1:  # solo: the human's decision, then Chaak'Bot's turn
+        solo_step(state, action)
+    elif apply_decision(state, p, action) and state[EFFECT] == EFFECT_NONE:
+        next_turn(state)
 
 
 @njit(cache=True)
@@ -876,36 +994,43 @@ def step_unrefused(state: np.ndarray, action: int) -> None:
     state[DECISIONS] += 1
     current = state[PHASE]
     if current == PHASE_HERITAGE:
-        state[PENDING + p] = action - HERITAGE_SETUP_BASE  # hidden until every seat has chosen
-        if p + 1 < state[NUM_PLAYERS]:
-            state[CURRENT_PLAYER] = p + 1
-            return
-        for q in range(state[NUM_PLAYERS]):
-            play_heritage(state, q, state[PENDING + q])
-            state[PENDING + q] = NO_CARD
-        state[LAST_ACTION] = -1
-        state[LAST_ACTOR] = -1
-        state[PHASE] = PHASE_REVEAL
-        state[CURRENT_PLAYER] = state[START] if state[NUM_PLAYERS] > 1 else 0  # solo: the human reveals
+        heritage_step(state, p, action)
         return
     state[LAST_ACTION] = action
     state[LAST_ACTOR] = p
     if current == PHASE_REVEAL:
-        # The starting player reveals a tile of its choice, then the next player another.
-        state[REVEALED + action - REVEAL_BASE] = 1
-        state[REVEALS_LEFT] -= 1
-        if state[REVEALS_LEFT] > 0:
-            state[CURRENT_PLAYER] = (p + 1) % state[NUM_PLAYERS]
-        else:
-            start_day(state)
-        return
-    if state[NUM_PLAYERS] == 1:  # solo: the human's decision, then Chaak'Bot's turn
+        reveal_step(state, p, action)
+    elif state[NUM_PLAYERS] == 1:  # solo: the human's decision, then Chaak'Bot's turn
         solo_step(state, action)
-        return
-    if not apply_decision(state, p, action):
-        return
-    if state[EFFECT] == EFFECT_NONE:
+    elif apply_decision(state, p, action) and state[EFFECT] == EFFECT_NONE:
         next_turn(state)
+
+
+@njit(cache=True)
+def heritage_step(state, p, action):
+    """The set-up Heritage play: seats choose in order, hidden until every seat has chosen."""
+    state[PENDING + p] = action - HERITAGE_SETUP_BASE  # hidden until every seat has chosen
+    if p + 1 < state[NUM_PLAYERS]:
+        state[CURRENT_PLAYER] = p + 1
+        return
+    for q in range(state[NUM_PLAYERS]):
+        play_heritage(state, q, state[PENDING + q])
+        state[PENDING + q] = NO_CARD
+    state[LAST_ACTION] = -1
+    state[LAST_ACTOR] = -1
+    state[PHASE] = PHASE_REVEAL
+    state[CURRENT_PLAYER] = state[START] if state[NUM_PLAYERS] > 1 else 0  # solo: the human reveals
+
+
+@njit(cache=True)
+def reveal_step(state, p, action):
+    """The starting player reveals a tile of its choice, then the next player another."""
+    state[REVEALED + action - REVEAL_BASE] = 1
+    state[REVEALS_LEFT] -= 1
+    if state[REVEALS_LEFT] > 0:
+        state[CURRENT_PLAYER] = (p + 1) % state[NUM_PLAYERS]
+    else:
+        start_day(state)
 
 
 @njit(cache=True)

@@ -368,102 +368,6 @@ def photo_legal_mask(state, mask):
 
 
 @njit(cache=True)
-def figure_can_move(state, player, cell, target):
-    """Whether a figure of `player` on `cell` reaches `target` in one move (move_targets),
-    searched for that target alone: a neighbour through an open passage first, and the lamp
-    route only when both tiles carry an own lamp (the route runs over own-lamp tiles only)."""
-    if cell < 0 or target == cell:
-        return False
-    for d in range(4):
-        if connected(state, cell, d) == target:
-            return True
-    lamps = LAMP + player * NUM_CELLS
-    if not (state[lamps + cell] and state[lamps + target]):
-        return False
-    return (move_targets(state, player, cell) >> target) & 1 == 1
-
-
-@njit(cache=True)
-def lamp_legal(state, player, cell, pick):
-    """Placing (pick 0) or picking up (pick 1) an own lamp on `cell` (lamp_actions)."""
-    if cell < 0:
-        return False
-    own = state[LAMP + player * NUM_CELLS + cell] != 0
-    if pick:
-        return own
-    return not own and state[LAMP_SUPPLY + player] > 0 and lamp_spot(state, cell)
-
-
-@njit(cache=True)
-def play_action_legal(state, player, action):
-    """Whether `action` is legal for `player` in the play phase, computed for that action alone
-    (the same rules as play_legal_mask)."""
-    if action == PASS_ACTION:
-        return True
-    if TAKE_BASE <= action < HELPER_MOVE_BASE:
-        arch = state[ARCH_CELL + player]
-        if arch < 0 or arch == START_CELL:
-            return False
-        if action < STEAL_BASE:
-            slot = action - TAKE_BASE
-            return state[SLOT_STATE + slot] == LYING and state[SLOT_AT + slot] == arch
-        slot = action - STEAL_BASE
-        holder = state[SLOT_AT + slot]
-        return (
-            state[SLOT_STATE + slot] == CARRIED
-            and holder != player
-            and 0 <= holder < state[NUM_PLAYERS]
-            and state[ARCH_CELL + holder] == arch
-        )
-    if state[ACTIONS_USED] >= ACTIONS_PER_TURN:
-        return False
-    arch = state[ARCH_CELL + player]
-    helper = state[HELPER_CELL + player]
-    if action < ARCH_DISCOVER_BASE:
-        return figure_can_move(state, player, arch, action - ARCH_MOVE_BASE)
-    if action < ARCH_LAMP_BASE:
-        if arch < 0:
-            return False
-        d = action - ARCH_DISCOVER_BASE
-        other = NEIGHBOUR[arch, d]
-        # Discover: no wall between its tile and the closed tile.
-        facing = state[CELL_EXITS + arch] & DIRECTIONS[d] != 0
-        return facing and other >= 0 and state[CELL_STATUS + other] == CLOSED
-    if action < TAKE_BASE:
-        return state[OPT_LAMPS] != LAMPS_HELPER and lamp_legal(state, player, arch, action - ARCH_LAMP_BASE)
-    if action < HELPER_ROTATE_BASE:
-        return figure_can_move(state, player, helper, action - HELPER_MOVE_BASE)
-    if action < HELPER_LAMP_BASE:
-        if helper < 0:
-            return False
-        index = action - HELPER_ROTATE_BASE
-        cell = rotation_target(state, helper, index // ROTATE_TURNS)
-        if cell < 0:
-            return False
-        exits = state[CELL_EXITS + cell]
-        return ROTATED[exits, index % ROTATE_TURNS + 1] != exits
-    if action < ORIENT_BASE:
-        return lamp_legal(state, player, helper, action - HELPER_LAMP_BASE)
-    return False
-
-
-@njit(cache=True)
-def action_legal(state, action):
-    """Whether `action` is legal for the player to act: the drivers check it before a kernel
-    sees an action, but BatchRunner(check_actions=False) and a user's own loop need not, and
-    step refuses any other action, changing nothing (no action may send a kernel outside its
-    arrays)."""
-    if state[TERMINAL] or action < 0 or action >= N_ACTIONS:
-        return False
-    current = state[PHASE]
-    if current == PHASE_ORIENT:
-        return ORIENT_BASE <= action < ORIENT_STOP
-    if current == PHASE_PHOTO:
-        return PHOTO_BASE <= action < PHOTO_STOP and state[PHOTO_OWNER + action - PHOTO_BASE] == NOBODY
-    return play_action_legal(state, state[CURRENT_PLAYER], action)
-
-
-@njit(cache=True)
 def phase(state: np.ndarray) -> int:
     return state[PHASE]
 
@@ -829,13 +733,140 @@ def photo_step(state, action):
         after_action(state)
 
 
+@njit(cache=True, inline="always")
+def passage(exits, other_exits, d):
+    """Whether two neighbouring tiles, the second in direction d of the first, open towards
+    each other (connected, on the exits already read)."""
+    return exits & DIRECTIONS[d] != 0 and other_exits & OPPOSITE[d] != 0
+
+
 @njit(cache=True)
 def step(state: np.ndarray, action: int) -> None:
-    """Apply the decision of the player to act. The caller checks legality (legal_mask); an
-    illegal action is refused here (action_legal), changing nothing."""
-    if not action_legal(state, action):
+    """Apply the decision of the player to act. The drivers check legality (legal_mask) before
+    a kernel sees an action, but BatchRunner(check_actions=False) and a user's own loop need
+    not: any action legal_mask would not allow is refused here, changing nothing (no action may
+    send a kernel outside its arrays), then step_unrefused applies it.
+
+    The refusal is written out in this body, reading only what each action's rule reads (the
+    rules of the *_legal_mask functions, for one action). A helper taking the state, called or
+    inlined, makes numba count a reference to the array (two atomic operations) around it,
+    which cost more than the checks (benchmarks/refusal_cost.py)."""
+    if state[TERMINAL] or action < 0 or action >= N_ACTIONS:
         return
-    step_unrefused(state, action)
+    current = state[PHASE]
+    if current == PHASE_ORIENT:
+        # One action per distinct orientation of the tile just opened.
+        rot = action - ORIENT_BASE
+        if rot < 0 or rot >= ORIENT_STOP - ORIENT_BASE:
+            return
+        exits = TILE_EXITS[state[CELL_TILE + state[PENDING_CELL]]]
+        for earlier in range(rot):
+            if ROTATED[exits, earlier] == ROTATED[exits, rot]:
+                return
+    elif current == PHASE_PHOTO:
+        if action < PHOTO_BASE or action >= PHOTO_STOP or state[PHOTO_OWNER + action - PHOTO_BASE] != NOBODY:
+            return
+    elif action != PASS_ACTION:  # a pass always ends the turn
+        player = state[CURRENT_PLAYER]
+        arch = state[ARCH_CELL + player]
+        helper = state[HELPER_CELL + player]
+        if TAKE_BASE <= action < HELPER_MOVE_BASE:
+            # Take or steal (not actions): a treasure on the archaeologist's tile, lying there
+            # or carried by another archaeologist there.
+            if arch < 0 or arch == START_CELL:
+                return
+            if action < STEAL_BASE:
+                slot = action - TAKE_BASE
+                if state[SLOT_STATE + slot] != LYING or state[SLOT_AT + slot] != arch:
+                    return
+            else:
+                slot = action - STEAL_BASE
+                holder = state[SLOT_AT + slot]
+                if state[SLOT_STATE + slot] != CARRIED or holder == player:
+                    return
+                if holder < 0 or holder >= state[NUM_PLAYERS] or state[ARCH_CELL + holder] != arch:
+                    return
+        elif state[ACTIONS_USED] >= ACTIONS_PER_TURN or action >= ORIENT_BASE:
+            return  # three actions spent; orient and photo belong to their own phases
+        elif action < ARCH_DISCOVER_BASE or HELPER_MOVE_BASE <= action < HELPER_ROTATE_BASE:
+            # A move (move_targets), searched for its one target: a neighbour through an open
+            # passage, or an own-lamp tile joined by own-lamp tiles to an own-lamp tile.
+            if action < ARCH_DISCOVER_BASE:
+                cell, target = arch, action - ARCH_MOVE_BASE
+            else:
+                cell, target = helper, action - HELPER_MOVE_BASE
+            if cell < 0 or target == cell:
+                return
+            near = False
+            for d in range(4):
+                if NEIGHBOUR[cell, d] == target:
+                    near = passage(state[CELL_EXITS + cell], state[CELL_EXITS + target], d)
+            if not near:
+                lamps = LAMP + player * NUM_CELLS
+                if not (state[lamps + cell] and state[lamps + target]):
+                    return
+                if not (move_targets(state, player, cell) >> target) & 1:
+                    return
+        elif action < ARCH_LAMP_BASE:
+            # Discover: no wall between the archaeologist's tile and the closed tile.
+            if arch < 0:
+                return
+            d = action - ARCH_DISCOVER_BASE
+            other = NEIGHBOUR[arch, d]
+            if not state[CELL_EXITS + arch] & DIRECTIONS[d] or other < 0:
+                return
+            if state[CELL_STATUS + other] != CLOSED:
+                return
+        elif action < TAKE_BASE or action >= HELPER_LAMP_BASE:
+            # Place (0) or pick up (1) an own lamp on the figure's tile (lamp_actions).
+            if action < TAKE_BASE:
+                if state[OPT_LAMPS] == LAMPS_HELPER:
+                    return
+                cell, pick = arch, action - ARCH_LAMP_BASE
+            else:
+                cell, pick = helper, action - HELPER_LAMP_BASE
+            if cell < 0:
+                return
+            own = state[LAMP + player * NUM_CELLS + cell] != 0
+            if pick:
+                if not own:
+                    return
+            elif own or state[LAMP_SUPPLY + player] <= 0:
+                return
+            elif cell == START_CELL or state[CELL_STATUS + cell] != OPEN:  # lamp_spot
+                return
+        else:
+            # Rotate (rotation_target): its own tile, or a neighbour joined by a passage (reach
+            # passage) or any neighbour (reach adjacent); an open pyramid tile; a rotation that
+            # changes nothing is no action.
+            if helper < 0:
+                return
+            index = action - HELPER_ROTATE_BASE
+            which = index // ROTATE_TURNS
+            cell = helper
+            if which > 0:
+                d = which - 1
+                cell = NEIGHBOUR[helper, d]
+                if cell < 0:
+                    return
+                if state[OPT_REACH] == REACH_PASSAGE and not passage(
+                    state[CELL_EXITS + helper], state[CELL_EXITS + cell], d
+                ):
+                    return
+            if cell == START_CELL or state[CELL_STATUS + cell] != OPEN:
+                return
+            exits = state[CELL_EXITS + cell]
+            if ROTATED[exits, index % ROTATE_TURNS + 1] == exits:
+                return
+    state[DECISIONS] += 1
+    state[LAST_EVENT] = 0
+    state[LAST_PLAYER] = state[CURRENT_PLAYER]
+    if current == PHASE_ORIENT:
+        orient_step(state, action)
+    elif current == PHASE_PHOTO:
+        photo_step(state, action)
+    else:
+        play_step(state, action)
 
 
 @njit(cache=True)

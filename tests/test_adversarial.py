@@ -1,8 +1,9 @@
 """The adversarial module (treasure_core.adversarial) on every game of this repository, with
 numba's bounds checking on, in a subprocess: corrupted states field by field and garbage
 states, through every entry point. Each is refused with a clear error or plays on; a crash, an
-out-of-bounds access or an observation outside its space fails. The last tests show that the
-harness can fail."""
+out-of-bounds access or an observation outside its space fails. Then every in-range action,
+legal or not, in real states: `step` must refuse each illegal one, the state unchanged. The last
+tests show that the harness can fail."""
 
 from __future__ import annotations
 
@@ -28,12 +29,16 @@ def test_corrupt_states_are_refused_or_play_on_with_bounds_checking(name: str) -
     print(output)
     assert code == 0, output[-4000:]
     counts = re.search(
-        r"(\d+) cases, (\d+) refused, (\d+) played on, (\d+) actions stepped, 0 failures", output
+        r"(\d+) cases, (\d+) refused, (\d+) played on, (\d+) actions stepped "
+        r"\((\d+) illegal refused, (\d+) illegal played\), 0 failures",
+        output,
     )
     assert counts, output
-    tried, refused, played, actions = map(int, counts.groups())
+    tried, refused, played, actions, illegal_refused, illegal_played = map(int, counts.groups())
     assert tried == refused + played and refused > 0 and played > 0, output
     assert actions > 0, output  # every in-range action, legal or not, in real states
+    # step refuses every illegal in-range action, changing nothing (issue 25 item 2).
+    assert illegal_refused > 0 and illegal_played == 0, output
 
 
 def test_a_validator_that_lets_bad_states_through_fails() -> None:

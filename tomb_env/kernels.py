@@ -103,6 +103,7 @@ from tomb_env.state import (
     LONE_LIMIT,
     LONE_TAKEN,
     MAX_CLAIMS,
+    N_ACTIONS,
     NEG_ASSIGN,
     NEG_GOLD,
     NEG_LIMIT,
@@ -772,7 +773,93 @@ def end_sweep(state):
 
 @njit(cache=True)
 def step(state: np.ndarray, action: int) -> None:
-    """Apply the decision of the player to act. The caller checks legality (legal_mask)."""
+    """Apply the decision of the player to act. The drivers check legality (legal_mask) before
+    a kernel sees an action, but BatchRunner(check_actions=False) and a user's own loop need
+    not: any action legal_mask would not allow is refused here, changing nothing (no action may
+    send a kernel outside its arrays), then step_unrefused's few lines follow, written out.
+
+    The refusal reads the state in this body (the rules of legal_mask and negotiation_mask,
+    for one action): a helper taking the state, called or inlined, makes numba count a
+    reference to the array (two atomic operations) around it, which cost more than the checks
+    (benchmarks/refusal_cost.py)."""
+    if state[TERMINAL] or action < 0 or action >= N_ACTIONS:
+        return
+    n = state[NUM_PLAYERS]
+    player = state[CURRENT_PLAYER]
+    if player < 0 or player >= n or not (state[SWEEP_LEFT] >> player) & 1:
+        return  # only a seat in the sweep that has not decided
+    current = state[PHASE]
+    if current == PHASE_FORCE:
+        # Another player (1 .. n-1 seats on) and a location, or do not use the weapon.
+        if action != FORCE_PASS_ACTION and not 0 <= action - FORCE_BASE < (n - 1) * NUM_LOCATIONS:
+            return
+    elif current == PHASE_CHOOSE:
+        if not 0 <= action - CHOOSE_BASE < NUM_LOCATIONS:
+            return
+    elif current == PHASE_CALL:
+        if action != CALL_BASE and action != CALL_BASE + 1:
+            return
+    else:
+        loc = state[LOCATION + player]
+        stage = state[NEG_STAGE + loc]
+        if stage == STAGE_ASSIGN:
+            # The next card to a seat at the location, counted from the player.
+            k = action - ASSIGN_BASE
+            if k < 0 or k >= n or state[LOCATION + (player + k) % n] != loc:
+                return
+        elif stage == STAGE_TRANSFER:
+            if action != PROPOSE_ACTION:
+                # One gold from the i-th seat on to the j-th (can_pay, can_receive).
+                index = action - TRANSFER_BASE
+                if index < 0 or index >= MAX_PLAYERS * MAX_PLAYERS:
+                    return
+                i, j = index // MAX_PLAYERS, index % MAX_PLAYERS
+                if i >= n or j >= n or i == j:
+                    return
+                payer, payee = (player + i) % n, (player + j) % n
+                if state[LOCATION + payer] != loc or state[LOCATION + payee] != loc:
+                    return
+                net = state[NEG_GOLD + loc * MAX_PLAYERS + payer]
+                if net > 0 or state[GOLD + payer] + net < 1:
+                    return
+                if state[NEG_GOLD + loc * MAX_PLAYERS + payee] < 0:
+                    return
+        elif stage == STAGE_VOTE:
+            if action != VOTE_BASE + VOTE_REJECT and action != VOTE_BASE + VOTE_ACCEPT:
+                return
+        elif stage == STAGE_LONE:
+            if action != LEAVE_ACTION:
+                slot = action - TAKE_BASE
+                if slot < 0 or slot >= state[SLOT_COUNT + loc]:
+                    return
+                if state[LONE_TAKEN + loc * MAX_LOCATION_CARDS + slot]:
+                    return
+        else:
+            return  # no negotiation there
+    # step_unrefused, written out (see above).
+    state[DECISIONS] += 1
+    if current == PHASE_FORCE:
+        force_step(state, player, action)
+    elif current == PHASE_CHOOSE:
+        state[CHOICE + player] = action - CHOOSE_BASE  # face down until everyone has chosen
+    elif current == PHASE_CALL:
+        card = state[CALL_CARD]
+        won = rng_below(state, RNG, 2) == action - CALL_BASE
+        state[CARD_FLIP + card] = FLIP_WON if won else FLIP_LOST
+    else:
+        negotiation_step(state, player, action)
+    left = state[SWEEP_LEFT] & ~(1 << player)
+    state[SWEEP_LEFT] = left
+    if left:
+        state[CURRENT_PLAYER] = lowest_seat(left)
+    else:
+        end_sweep(state)
+
+
+@njit(cache=True)
+def step_unrefused(state: np.ndarray, action: int) -> None:
+    """step without the refusal: `action` must be legal (benchmarks/refusal_cost.py measures
+    what the refusal costs against this)."""
     state[DECISIONS] += 1
     player = state[CURRENT_PLAYER]
     current = state[PHASE]
@@ -794,7 +881,6 @@ def step(state: np.ndarray, action: int) -> None:
         end_sweep(state)
 
 
-# -- scores ----------------------------------------------------------------------------------
 @njit(cache=True)
 def ability_of(state: np.ndarray, player: int) -> int:
     """`player`'s character's ability under the option `abilities` (none with bonus_only)."""

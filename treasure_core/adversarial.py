@@ -11,7 +11,8 @@ is a failure, reported with the case.
 Then every in-range action, legal or not, goes to the `step` kernel in many real states
 (`every_action`): the drivers check legality before a kernel sees an action, but
 `BatchRunner(check_actions=False)` and a user's own loop do not, and no kernel may read or
-write outside its arrays whatever in-range action it gets.
+write outside its arrays whatever in-range action it gets; each illegal one should be refused,
+the state unchanged (the counts say how many were, and how many were played somehow).
 
 An out-of-bounds access inside a kernel is silent in numba unless it was compiled with bounds
 checking, and a segfault kills the process. So run the cases in a subprocess with
@@ -66,12 +67,15 @@ class Report:
     refused: int = 0
     played_on: int = 0
     actions: int = 0  # (state, in-range action) pairs given to the step kernel
+    illegal_refused: int = 0  # of those, illegal ones the kernel refused (the state unchanged)
+    illegal_played: int = 0  # illegal ones it played somehow (memory-safe, but not refused)
     failures: list[str] = field(default_factory=list)
 
     def line(self) -> str:
         return (
             f"adversarial {self.game} {json.dumps(self.options, sort_keys=True)}: {self.tried} cases, "
-            f"{self.refused} refused, {self.played_on} played on, {self.actions} actions stepped, "
+            f"{self.refused} refused, {self.played_on} played on, {self.actions} actions stepped "
+            f"({self.illegal_refused} illegal refused, {self.illegal_played} illegal played), "
             f"{len(self.failures)} failures"
         )
 
@@ -214,11 +218,14 @@ ACTION_STATES = 40  # of each game's states, about this many, evenly spread
 
 def every_action(game: GameSpec, options: dict[str, Any], seed: int, report: Report) -> None:
     """Every in-range action, legal or not, through `kernels.step` on copies of real states of
-    random play (the start, the end and evenly spread states between). The kernel may refuse an
-    illegal action or play it somehow, but it must not raise (with bounds checking on, an
-    out-of-bounds access raises IndexError)."""
+    random play (the start, the end and evenly spread states between). The kernel must not
+    raise (with bounds checking on, an out-of-bounds access raises IndexError) nor refuse a
+    legal action (a failure); an action legal_mask does not allow the player to act should be
+    refused, the state unchanged (counted: `illegal_refused`, or `illegal_played` when the
+    kernel played it somehow)."""
     env = TreasureAECEnv(game, **options)
-    step = game.kernels.step
+    step, legal_mask = game.kernels.step, game.kernels.legal_mask
+    mask = np.zeros(env.dims.n_actions, np.int8)
     for g in range(ACTION_GAMES):
         env.reset(seed=seed + g)
         rng = np.random.default_rng(seed + g)
@@ -230,16 +237,29 @@ def every_action(game: GameSpec, options: dict[str, Any], seed: int, report: Rep
         for k, state in enumerate(states[::every]):
             if state[TERMINAL]:
                 continue
+            legal_mask(state, int(state[CURRENT_PLAYER]), mask)
             for action in range(env.dims.n_actions):
                 report.actions += 1
+                after = state.copy()
                 try:
-                    step(state.copy(), action)
+                    step(after, action)
                 except Exception as error:  # any error of a kernel is a failure
                     phase = game.phases[game.kernels.phase(state)]
                     report.failures.append(
                         f"game {g} state {k * every} ({phase}): step(state, {action}): "
                         f"{type(error).__name__}: {error}"
                     )
+                    continue
+                unchanged = np.array_equal(after, state)
+                if mask[action] and unchanged:  # a decision counts in DECISIONS at least
+                    report.failures.append(
+                        f"game {g} state {k * every}: the legal action {action} was refused"
+                    )
+                elif not mask[action]:
+                    if unchanged:
+                        report.illegal_refused += 1
+                    else:
+                        report.illegal_played += 1
 
 
 def run(
