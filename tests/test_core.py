@@ -384,6 +384,33 @@ def test_a_finished_game_loaded_into_the_batch_runner_restarts_at_its_next_step(
         runner.game.check_invariants(state)
 
 
+@pytest.mark.parametrize("name", game_names())
+def test_the_batch_runner_reports_the_illegal_actions_its_kernels_refuse(name):
+    """check_actions=False: an illegal action reaches the kernel, which refuses it (the state
+    unchanged) and `refused` says which games; the legal ones are played."""
+    from treasure_core.batch import BatchRunner
+
+    runner = BatchRunner(name, 16, seed=3, check_actions=False, num_threads=1)
+    rng = np.random.default_rng(7)
+    for _ in range(30):
+        masks = runner.legal_masks()
+        actions = runner.random_actions(seed=int(rng.integers(1 << 30)))
+        illegal = np.zeros(runner.n_games, np.bool_)
+        for g in range(0, runner.n_games, 2):  # every other game an illegal action, where one is
+            banned = np.flatnonzero(masks[g] == 0)
+            if banned.size:
+                actions[g] = banned[rng.integers(banned.size)]
+                illegal[g] = True
+        before = runner.states.copy()
+        runner.step(actions)
+        np.testing.assert_array_equal(runner.refused, illegal)
+        np.testing.assert_array_equal(runner.states[illegal], before[illegal])
+    assert illegal.any()
+    runner.check_actions = True
+    runner.step(runner.random_actions(seed=1))
+    assert not runner.refused.any()  # with the check, nothing reaches a kernel illegal
+
+
 @pytest.mark.parametrize("name", ["nakbe", "karuba"])  # one sequential game, one simultaneous
 def test_the_fast_aec_path_keeps_the_order_checks_and_the_info_conventions(name, caplog):
     from pettingzoo.utils.env import AECEnv

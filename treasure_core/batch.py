@@ -17,7 +17,7 @@ import numpy as np
 
 from treasure_core.aec import SEED_MODULUS, normalise_seed, random_seed
 from treasure_core.game import GameSpec
-from treasure_core.header import CURRENT_PLAYER, STATE_DTYPE, TERMINAL
+from treasure_core.header import CURRENT_PLAYER, DECISIONS, STATE_DTYPE, TERMINAL
 from treasure_core.kernels import sample_legal_actions
 from treasure_core.registry import get_game
 
@@ -84,6 +84,9 @@ class BatchRunner:
         # Which games of the last step's dones the guard cut (rewards 0, no result).
         self.truncated = np.zeros(self.n_games, np.bool_)
         self.playout_truncated = 0  # games the guard cut in the last random_playout
+        # Which games' kernels refused the last step's action as illegal, their states
+        # unchanged (check_actions=False only: the check raises before a kernel sees one).
+        self.refused = np.zeros(self.n_games, np.bool_)
         self._masks = np.zeros((self.n_games, self.dims.n_actions), np.int8)
         self._masks_fresh = False
         self.reset(seed)
@@ -194,7 +197,9 @@ class BatchRunner:
     def step(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Apply one action per game. Returns (rewards, dones): the final rewards of the games
         that ended on this step (zeros elsewhere), and which ended. Ended games restart.
-        `truncated` marks the dones that the guard cut (their rewards are 0)."""
+        `truncated` marks the dones that the guard cut (their rewards are 0). With
+        check_actions=False an illegal action is not raised on: the game's kernel refuses it,
+        its state unchanged, and `refused` marks those games."""
         actions = np.asarray(actions)
         if (
             actions.shape != (self.n_games,)
@@ -223,6 +228,9 @@ class BatchRunner:
                     f"{self.game.env_name}: action {int(actions[i])} is illegal in game {i} "
                     f"({bad.size} illegal in all); {legal.size} legal there, e.g. {legal[:5].tolist()}"
                 )
+            self.refused[:] = False
+        else:
+            decisions_before = self._states[:, DECISIONS].copy()
         numba.set_num_threads(self.num_threads)
         self.kernels.batch_step(
             self._states,
@@ -232,6 +240,10 @@ class BatchRunner:
             self.dones,
             self.truncated,
         )
+        if not self.check_actions:
+            # Every applied decision counts one (state[DECISIONS]); a refused one changes nothing.
+            np.equal(self._states[:, DECISIONS], decisions_before, out=self.refused)
+            self.refused &= ~self.dones
         self._masks_fresh = False
         return self.rewards, self.dones
 
