@@ -41,7 +41,6 @@ from karuba_env.state import (
     ON_BEACH,
     PHASE,
     PHASE_DRAFT,
-    PLACE_BASE,
     STACK_TAKEN,
     TEMPLE_JUNGLE,
     TEMPLE_TARGET,
@@ -56,15 +55,10 @@ BLOCKED_COST = 2.0  # a field another of my adventurers stands on (it may move a
 UNREACHABLE = 30.0  # distance charged to an adventurer walled in from its temple
 DISTANCE_WEIGHT = 0.5  # points per step of estimated distance to the temple
 LAID_BONUS = 0.01  # a tile on the island breaks ties in the final scoring
-ALL_FIELDS = np.int64((1 << NUM_CELLS) - 1)
+ALL_FIELDS = np.int64((1 << NUM_CELLS) - 1)  # greedy_action: every field
 _LIMIT = int(UNREACHABLE)  # temple_distance's costs in whole steps
 _EMPTY = int(EMPTY_COST)
 _BLOCKED = int(BLOCKED_COST)
-# path_action, the search's playout player: what a field of progress towards a temple is worth.
-WALK_WEIGHT = 1.0  # per field an adventurer walks closer
-LAY_WEIGHT = 2.0  # per field a laid tile brings an adventurer's path closer
-ONWARD_BONUS = 1.0  # the laid tile has an exit on towards the temple, onto a free field
-TEMPLE_BONUS = 3.0  # the laid tile opens into the temple
 
 
 @njit(cache=True)
@@ -245,12 +239,6 @@ class KarubaBot(KernelBot):
     policy = staticmethod(heuristic_action)
 
 
-@njit(cache=True, inline="always")
-def way_left(cell, temple_cell):
-    """Rows plus columns from `cell` to the field in front of the temple."""
-    return abs(cell // COLS - temple_cell // COLS) + abs(cell % COLS - temple_cell % COLS)
-
-
 @njit(cache=True)
 def path_reach(tiles, beach, position):
     """The fields an adventurer could walk to over the laid tiles, paths joined (other
@@ -280,82 +268,6 @@ def path_reach(tiles, beach, position):
     return reach
 
 
-@njit(cache=True)
-def path_action(state: np.ndarray, player: int, salt: int = 0) -> int:
-    """A cheap player for the search's playouts (playout_policy), a few µs a move where
-    heuristic_action's distance search takes about 40: walk into a temple when one is in
-    reach; else the best of laying the tile where it extends an adventurer's path towards its
-    temple (beyond the nearest it gets now, or with an exit on towards it) and walking an
-    adventurer closer to its temple or onto a crystal or gold nugget; else discard."""
-    mask = np.zeros(N_ACTIONS, np.int8)
-    legal_mask(state, player, mask)
-    if state[PHASE] == PHASE_DRAFT:
-        return draft_action(state, mask)
-    tile = current_tile(state)
-    exits = TILE_EXITS[tile]
-    tiles = state[CELL_TILE + player * NUM_CELLS : CELL_TILE + (player + 1) * NUM_CELLS]
-    best_action, best_score = DISCARD, 0.0
-    best_key = tie_key(salt, state, DISCARD)
-    for colour in range(NUM_COLOURS):
-        if mask[MOVE_BASE + colour * MOVE_TARGETS + TEMPLE_TARGET]:
-            return MOVE_BASE + colour * MOVE_TARGETS + TEMPLE_TARGET  # a treasure now
-    place_score = np.zeros(NUM_CELLS, np.float64)
-    for colour in range(NUM_COLOURS):
-        position = state[ADVENTURER_POS + player * NUM_COLOURS + colour]
-        if position == IN_TEMPLE:
-            continue
-        beach = state[ADVENTURER_BEACH + colour] - 1
-        temple_cell = JUNGLE_CELL[state[TEMPLE_JUNGLE + colour] - 1]
-        if position == ON_BEACH:
-            here = way_left(BEACH_CELL[beach], temple_cell) + 1
-        else:
-            here = way_left(position, temple_cell)
-        # Walk: each field closer counts, and an item picked up counts its points.
-        for target in range(NUM_CELLS):
-            action = MOVE_BASE + colour * MOVE_TARGETS + target
-            if mask[action]:
-                item = state[CELL_ITEM + player * NUM_CELLS + target]
-                score = WALK_WEIGHT * (here - way_left(target, temple_cell)) + ITEM_POINTS[item]
-                key = tie_key(salt, state, action)
-                if score > best_score or (score == best_score and key > best_key):
-                    best_action, best_score, best_key = action, score, key
-        # Lay: the tile joins the path's reach (or faces the beach) on a free field.
-        reach = path_reach(tiles, beach, position)
-        nearest = here
-        for cell in range(NUM_CELLS):
-            if (reach >> cell) & 1:
-                nearest = min(nearest, way_left(cell, temple_cell))
-        for cell in range(NUM_CELLS):
-            if not mask[PLACE_BASE + cell]:
-                continue
-            joins = position == ON_BEACH and reach == 0 and cell == BEACH_CELL[beach]
-            joins = joins and exits & BEACH_SIDE[beach] != 0
-            for d in range(4):
-                other = NEIGHBOUR[cell, d]
-                if other >= 0 and exits & DIRECTIONS[d] and (reach >> other) & 1:
-                    joins = joins or TILE_EXITS[tiles[other]] & OPPOSITE[d] != 0
-            if not joins:
-                continue
-            left = way_left(cell, temple_cell)
-            onward = 0.0
-            for d in range(4):
-                other = NEIGHBOUR[cell, d]
-                if exits & DIRECTIONS[d]:
-                    if other < 0:
-                        if EDGE_JUNGLE[cell, d] == state[TEMPLE_JUNGLE + colour] - 1:
-                            onward = max(onward, TEMPLE_BONUS)  # the path reaches the temple
-                    elif way_left(other, temple_cell) < left and tiles[other] == NO_TILE:
-                        onward = max(onward, ONWARD_BONUS)
-            place_score[cell] = max(place_score[cell], LAY_WEIGHT * (nearest - left) + onward)
-    for cell in range(NUM_CELLS):
-        if place_score[cell] > 0.0:
-            action = PLACE_BASE + cell
-            key = tie_key(salt, state, action)
-            if place_score[cell] > best_score or (place_score[cell] == best_score and key > best_key):
-                best_action, best_score, best_key = action, place_score[cell], key
-    return best_action
-
-
 VALUE_SCALE = 3.0  # points of lead that count about 0.76 of a win (estimated_rewards)
 
 
@@ -377,6 +289,6 @@ def playout_value(state: np.ndarray, out: np.ndarray) -> None:
 
 
 # The search's playouts (treasure_core.codegen: batch.py calls these by name): the cheap
-# path_action, not the scripted bot (400 playouts of it take about a second).
+# focused_action, not the scripted bot (its playouts cost about four times as much).
 playout_policy = focused_action
 # playout_value (above) scores a playout the search cuts before the end.
