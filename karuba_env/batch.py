@@ -11,7 +11,7 @@ import numpy as np
 from numba import njit, prange
 
 from karuba_env.kernels import competitors, init, legal_mask, resample_hidden, scores, step
-from karuba_env.bots import playout_policy
+from karuba_env.bots import playout_policy, playout_value
 from karuba_env.observe import observe
 from karuba_env.state import GUARD_COUNTER, MAX_COMPETITORS, N_ACTIONS
 from treasure_core.header import CURRENT_PLAYER, NUM_PLAYERS, REWARD_MODE, TERMINAL
@@ -244,7 +244,10 @@ def _simulate(
                 break
             step(sim, action)
             steps += 1
-        returns(sim, rewards)
+        if sim[TERMINAL]:
+            returns(sim, rewards)
+        else:  # cut at max_steps: the game's estimate of the returns (bots.playout_value)
+            playout_value(sim, rewards)
         for k in range(depth + 1):
             v = path[k]
             visits[v] += 1
@@ -337,9 +340,9 @@ def mcts_decide(
     only the actions legal in this determinization compete, counted by availability), adds one
     node, plays out to the end or `max_steps` steps in all (each move by the game's scripted bot
     with probability `bot_share`, else uniformly random), and backs up every seat's return
-    (`returns`, also at the step cap). The state is never changed and read only through the
-    re-deal. visits_out[a] gets the root visits of action a; the most visited legal action is
-    returned (the lowest on a tie)."""
+    (`returns`; at the step cap, the game's estimate, playout_value). The state is never
+    changed and read only through the re-deal. visits_out[a] gets the root visits of action
+    a; the most visited legal action is returned (the lowest on a tie)."""
     root_mask = np.zeros(N_ACTIONS, np.int8)
     visits_out[:] = 0
     count = legal_mask(state, np.int64(player), root_mask)

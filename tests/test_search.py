@@ -8,12 +8,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from treasure_core import codegen
 from treasure_core.aec import TreasureAECEnv
 from treasure_core.agents import MCTSAgent, RandomAgent, agent_factory, play_game
-from treasure_core.header import CURRENT_PLAYER, RNG
-from treasure_core.registry import get_game, make_env
+from treasure_core.header import CURRENT_PLAYER, NUM_PLAYERS, RNG
+from treasure_core.registry import get_game, make_env, module_of
 from treasure_core.rng import RNG_WORDS
-from treasure_core.search import mcts_policy
+from treasure_core.search import mcts_policy, search_module
 
 GAMES = ["nakbe", "karuba", "pharaoh", "tomb", "nakum"]
 SIMS = 32
@@ -80,6 +81,39 @@ def test_bot_playouts_give_a_legal_action_and_the_same_one_for_the_same_seed(nam
             game.kernels.legal_mask(state, np.int64(player), mask)
             assert mask[action] == 1
             assert agent.decide(state.copy(), player) == action
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_cut_playout_is_valued_in_the_range_of_the_returns(name):
+    """bots.playout_value (Karuba, Pharaoh) estimates the returns of a state the search cut
+    before the end: finite and within [-1, 1] under win_loss;
+    a game that declares none scores the cut by `returns` itself (treasure_core.codegen)."""
+    game = get_game(name)
+    batch = search_module(game)
+    declared = codegen.declares_playout_value(module_of(name))
+    assert declared == (name in ("karuba", "pharaoh"))
+    if not declared:
+        assert batch.playout_value is batch.returns
+    for _env, state, _player in _positions(name, cases=6):
+        out = np.zeros(int(state[NUM_PLAYERS]), np.float32)
+        batch.playout_value(state, out)
+        assert np.all(np.isfinite(out)) and np.all(np.abs(out) <= 1.0)
+
+
+def test_karubas_playout_player_is_legal_and_with_every_field_the_scripted_bot():
+    """bots.focused_action, the search's playout in Karuba: a legal action; greedy_action,
+    which it narrows to the fields beside the paths, is the scripted bot with every field."""
+    from karuba_env import bots
+    from karuba_env.state import N_ACTIONS
+
+    game = get_game("karuba")
+    for _env, state, player in _positions("karuba", cases=6):
+        mask = np.zeros(N_ACTIONS, np.int8)
+        game.kernels.legal_mask(state, np.int64(player), mask)
+        action = bots.focused_action(state, np.int64(player), np.int64(5))
+        assert mask[action] == 1
+        greedy = bots.greedy_action(state, np.int64(player), np.int64(5), bots.ALL_FIELDS)
+        assert greedy == bots.heuristic_action(state, np.int64(player), np.int64(5))
 
 
 @pytest.mark.parametrize("threads", [1, 2])
@@ -229,7 +263,8 @@ def test_agent_factory_names_the_search():
     assert (timed["time_ms"], timed["playout"], timed["epsilon"]) == (50.0, "random", 0.1)
     # A game's own defaults (treasure_core.agents.MCTS_GAME_DEFAULTS), unless the spec names them.
     assert agent_factory(game, "mcts")(0).params["playout"] == "bot"
-    assert agent_factory(get_game("karuba"), "mcts")(0).params["playout"] == "random"
+    karuba = agent_factory(get_game("karuba"), "mcts")(0).params
+    assert (karuba["playout"], karuba["max_steps"], karuba["c"]) == ("bot", 4, 0.3)
     assert agent_factory(get_game("pharaoh"), "mcts")(0).params["max_steps"] == 100
     assert agent_factory(get_game("pharaoh"), "mcts:max_steps=300")(0).params["max_steps"] == 300
     for spec, match in [

@@ -81,6 +81,7 @@ MCTS_GAME_DEFAULTS: dict[str, dict[str, Any]] = {
     "nakbe": {"playout": "bot"},
     "tomb": {"playout": "bot"},
     "nakum": {"playout": "bot"},
+    "karuba": {"playout": "bot", "max_steps": 4, "c": 0.3},  # bots.focused_action, cut valued
     "pharaoh": {"max_steps": 100},
 }
 MCTS_INTEGERS = ("sims", "seed", "max_steps", "threads")

@@ -13,7 +13,10 @@ this template, so a change here reaches every game through one command:
 The template needs from the game's package: kernels.init, legal_mask, step, scores,
 competitors and resample_hidden (resample_hidden for the search, mcts_decide);
 bots.playout_policy (the search's bot playout: an @njit `policy(state, player, salt) -> action`,
-the game's scripted bot); observe.observe; state.N_ACTIONS; state.MAX_COMPETITORS (the most
+the game's scripted bot or a cheaper one of its own); optionally bots.playout_value (the search's
+value of a playout cut before the game ends: an @njit `value(state, out)` filling out[:players]
+in the range of `returns`; a game whose bots.py defines none scores a cut by `returns` of the
+state as it stands); observe.observe; state.N_ACTIONS; state.MAX_COMPETITORS (the most
 competitors any state of the game has: players plus in-kernel opponents); state.GUARD_COUNTER
 (the field its guard counts, GameSpec.guard; never read when the game has none).
 """
@@ -22,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import re
 import sys
 from pathlib import Path
 
@@ -38,7 +42,7 @@ import numpy as np
 from numba import njit, prange
 
 from {package}.kernels import competitors, init, legal_mask, resample_hidden, scores, step
-from {package}.bots import playout_policy
+from {package}.bots import playout_policy{value_import}
 from {package}.observe import observe
 from {package}.state import GUARD_COUNTER, MAX_COMPETITORS, N_ACTIONS
 from treasure_core.header import CURRENT_PLAYER, NUM_PLAYERS, REWARD_MODE, TERMINAL
@@ -55,7 +59,7 @@ def returns(state: np.ndarray, out: np.ndarray) -> None:
     outcome_rewards(points, tiebreaks, state[NUM_PLAYERS], competitors(state), state[REWARD_MODE], out)
 
 
-@njit(cache=True, parallel=True)
+{value_alias}@njit(cache=True, parallel=True)
 def batch_init(states: np.ndarray, params: np.ndarray, seeds: np.ndarray) -> None:
     for i in prange(states.shape[0]):
         init(states[i], params, seeds[i])
@@ -271,7 +275,10 @@ def _simulate(
                 break
             step(sim, action)
             steps += 1
-        returns(sim, rewards)
+        if sim[TERMINAL]:
+            returns(sim, rewards)
+        else:  # cut at max_steps: the game's estimate of the returns (bots.playout_value)
+            playout_value(sim, rewards)
         for k in range(depth + 1):
             v = path[k]
             visits[v] += 1
@@ -364,9 +371,9 @@ def mcts_decide(
     only the actions legal in this determinization compete, counted by availability), adds one
     node, plays out to the end or `max_steps` steps in all (each move by the game's scripted bot
     with probability `bot_share`, else uniformly random), and backs up every seat's return
-    (`returns`, also at the step cap). The state is never changed and read only through the
-    re-deal. visits_out[a] gets the root visits of action a; the most visited legal action is
-    returned (the lowest on a tie)."""
+    (`returns`; at the step cap, the game's estimate, playout_value). The state is never
+    changed and read only through the re-deal. visits_out[a] gets the root visits of action
+    a; the most visited legal action is returned (the lowest on a tie)."""
     root_mask = np.zeros(N_ACTIONS, np.int8)
     visits_out[:] = 0
     count = legal_mask(state, np.int64(player), root_mask)
@@ -458,7 +465,27 @@ def render(package: str) -> str:
     """The batch module's source for a game package."""
     if not package.isidentifier():
         raise ValueError(f"a game package is a top-level module name; got {package!r}")
-    return TEMPLATE.format(package=package)
+    if declares_playout_value(package):
+        value_import, value_alias = ", playout_value", ""
+    else:
+        value_import, value_alias = "", NO_PLAYOUT_VALUE
+    return TEMPLATE.format(package=package, value_import=value_import, value_alias=value_alias)
+
+
+# Rendered when the game's bots.py defines no playout_value: a cut scores the state as it stands.
+NO_PLAYOUT_VALUE = """# The game declares no bots.playout_value: a playout cut scores the state as it stands.
+playout_value = returns
+
+
+"""
+_DECLARES_VALUE = re.compile(r"^(def playout_value\b|playout_value\s*[:=])", re.MULTILINE)
+
+
+def declares_playout_value(package: str) -> bool:
+    """Whether the game's bots.py defines a module-level playout_value (read as text, like
+    batch_path, without importing the package)."""
+    bots = batch_path(package).with_name("bots.py")
+    return bots.is_file() and _DECLARES_VALUE.search(bots.read_text()) is not None
 
 
 def batch_path(package: str) -> Path:

@@ -28,6 +28,10 @@ def returns(state: np.ndarray, out: np.ndarray) -> None:
     outcome_rewards(points, tiebreaks, state[NUM_PLAYERS], competitors(state), state[REWARD_MODE], out)
 
 
+# The game declares no bots.playout_value: a playout cut scores the state as it stands.
+playout_value = returns
+
+
 @njit(cache=True, parallel=True)
 def batch_init(states: np.ndarray, params: np.ndarray, seeds: np.ndarray) -> None:
     for i in prange(states.shape[0]):
@@ -244,7 +248,10 @@ def _simulate(
                 break
             step(sim, action)
             steps += 1
-        returns(sim, rewards)
+        if sim[TERMINAL]:
+            returns(sim, rewards)
+        else:  # cut at max_steps: the game's estimate of the returns (bots.playout_value)
+            playout_value(sim, rewards)
         for k in range(depth + 1):
             v = path[k]
             visits[v] += 1
@@ -337,9 +344,9 @@ def mcts_decide(
     only the actions legal in this determinization compete, counted by availability), adds one
     node, plays out to the end or `max_steps` steps in all (each move by the game's scripted bot
     with probability `bot_share`, else uniformly random), and backs up every seat's return
-    (`returns`, also at the step cap). The state is never changed and read only through the
-    re-deal. visits_out[a] gets the root visits of action a; the most visited legal action is
-    returned (the lowest on a tie)."""
+    (`returns`; at the step cap, the game's estimate, playout_value). The state is never
+    changed and read only through the re-deal. visits_out[a] gets the root visits of action
+    a; the most visited legal action is returned (the lowest on a tie)."""
     root_mask = np.zeros(N_ACTIONS, np.int8)
     visits_out[:] = 0
     count = legal_mask(state, np.int64(player), root_mask)
