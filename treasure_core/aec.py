@@ -141,6 +141,7 @@ class TreasureAECEnv(AECEnv):
         self._player_of = {agent: p for p, agent in enumerate(self.possible_agents)}
         self.dims = game.dims(self.params)
         self.observation_format = self.options["observation_format"]
+        self._dict_observations = self.observation_format == "dict"
         features = spaces.Box(0.0, 1.0, (self.dims.obs_size,), np.float32)
         if self.observation_format == "box":
             self._observation_space: spaces.Space = features
@@ -228,8 +229,7 @@ class TreasureAECEnv(AECEnv):
         """Fresh infos for a live game: blank, each with its agent's mask."""
         self._deciding_seat = self._state.item(CURRENT_PLAYER)  # the one with a mask, if sequential
         blank = self.blank_info()
-        self._masks = self._current_masks()
-        self._mask_counts = [int(mask.any()) for mask in self._masks]  # only 0 or not matters
+        self._set_masks()
         self.infos = {
             a: {**blank, "action_mask": mask.copy()}
             for a, mask in zip(self.possible_agents, self._masks, strict=True)
@@ -276,25 +276,27 @@ class TreasureAECEnv(AECEnv):
         info["action_mask"] = mask.copy()
         infos[agents[seat]] = info
 
-    def _current_masks(self) -> list[np.ndarray]:
-        """Every seat's legal actions now. In a sequential game only the seat to act decides (the
-        kernel contract), so the others are not asked."""
+    def _set_masks(self) -> None:
+        """Every seat's legal actions now, and their counts, in new lists. In a sequential game
+        only the seat to act decides (the kernel contract), so the others are not asked."""
         masks = [np.zeros(self.dims.n_actions, np.int8) for _ in self.possible_agents]
+        counts = [0] * self.num_players
         if not self.is_over():
             legal_mask = self.game.kernels.legal_mask
             if self._sequential:
-                seat = int(self._state[CURRENT_PLAYER])
-                legal_mask(self._state, seat, masks[seat])
+                seat = self._state.item(CURRENT_PLAYER)
+                counts[seat] = legal_mask(self._state, seat, masks[seat])
             else:
                 for seat, mask in enumerate(masks):
-                    legal_mask(self._state, seat, mask)
-        return masks
+                    counts[seat] = legal_mask(self._state, seat, mask)
+        self._masks = masks
+        self._mask_counts = counts
 
     def _finish(self) -> None:
         self.game.kernels.returns(self._state, self._returns)
         info = self.game.final_info(self._state)
         blank = self.blank_info()
-        self._masks = self._current_masks()  # all empty: the game is over
+        self._set_masks()  # all empty: the game is over
         self.infos = {}
         for p, agent in enumerate(self.possible_agents):
             self.rewards[agent] = float(self._returns[p])
@@ -312,7 +314,7 @@ class TreasureAECEnv(AECEnv):
         self._truncated = True
         info = self.game.final_info(self._state, truncated=True)
         blank = self.blank_info()
-        self._masks = self._current_masks()  # all empty: the game is over
+        self._set_masks()  # all empty: the game is over
         self.infos = {}
         for p, agent in enumerate(self.possible_agents):
             self.rewards[agent] = 0.0
@@ -356,8 +358,8 @@ class TreasureAECEnv(AECEnv):
         if checked is None:
             self._penalize(agent, action)
             return
-        # In a live game every reward is 0 (only the end sets them), so there is none to clear.
-        self._cumulative_rewards[agent] = 0.0
+        # In a live game every reward, and so every cumulative reward, is 0 (only the end sets
+        # them): there is nothing to clear.
         state = self._state
         if self._events is None:
             self.game.kernels.step(state, checked)
@@ -387,7 +389,7 @@ class TreasureAECEnv(AECEnv):
         for the others; the state stays as it was before the move."""
         warn_penalty(self.game, agent, action)
         self._penalized = True
-        self._masks = self._current_masks()  # all empty: the game is over
+        self._set_masks()  # all empty: the game is over
         self._clear_rewards()
         blank = self.blank_info()
         for other in self.agents:
@@ -414,7 +416,7 @@ class TreasureAECEnv(AECEnv):
             player = self._player_of[agent]
             observation = np.empty(self.dims.obs_size, np.float32)
             self.game.kernels.observe(self._state, player, observation)
-            if self.observation_format != "box":
+            if self._dict_observations:
                 observation = {"observation": observation, "action_mask": self._masks[player].copy()}
         return (
             observation,
