@@ -61,7 +61,9 @@ def profile(game: str, seconds: float, lines: int) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("games", nargs="*", help="default: every registered game")
     parser.add_argument("--seconds", type=float, default=1.0, help="one window")
     parser.add_argument("--rounds", type=int, default=5, help="windows per env, interleaved")
