@@ -240,7 +240,7 @@ class TreasureAECEnv(AECEnv):
         masks and infos; an agent whose mask did not change keeps its info dict. A changed info
         is a new dict: one a client kept from last() stays as it was. In a live game an info is
         the blank info plus the agent's mask, so a new one is built from the blank."""
-        masks = self._masks  # mutated in place: clone() and set_state() copy the list
+        masks = self._masks  # changed in place: clone() copies the list, reset and set_state make new ones
         infos = self.infos
         agents = self.possible_agents
         blank = self._blank_info
