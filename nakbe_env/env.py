@@ -99,23 +99,28 @@ def _dims(params: np.ndarray) -> Dims:
 
 
 def _extra_info(state: np.ndarray, points: np.ndarray, tiebreaks: np.ndarray) -> dict[str, Any]:
-    n = int(state[NUM_PLAYERS])
-    info: dict[str, Any] = {"treasure_points": [int(x) for x in tiebreaks[:n]]}
+    # Read from plain lists: one conversion, not a numpy scalar per read (it runs at every end,
+    # and a random Nakbe game lasts some 40 steps).
+    fields = state.tolist()
+    n = fields[NUM_PLAYERS]
+    info: dict[str, Any] = {"treasure_points": tiebreaks[:n].tolist()}
     # "It is now time to reveal your Team Card!": every seat's card index, shown to every agent.
-    info["team_cards"] = tuple(int(x) for x in state[TEAM_CARD : TEAM_CARD + n])
+    info["team_cards"] = tuple(fields[TEAM_CARD : TEAM_CARD + n])
     for side in range(NUM_SIDES):
         name = SIDE_NAMES[side]
-        info[f"{name}_end_condition"] = int(state[END_CONDITIONS + side])  # END_NAMES
-        slots = state[EXPLORER_SLOT + side * NUM_EXPLORERS : EXPLORER_SLOT + (side + 1) * NUM_EXPLORERS]
-        info[f"{name}_slot_values"] = tuple(int(SLOT_VALUES[s]) if s != NO_SLOT else 0 for s in slots)
+        info[f"{name}_end_condition"] = fields[END_CONDITIONS + side]  # END_NAMES
+        slots = fields[EXPLORER_SLOT + side * NUM_EXPLORERS : EXPLORER_SLOT + (side + 1) * NUM_EXPLORERS]
+        info[f"{name}_slot_values"] = tuple(SLOT_VALUE_LIST[s] if s != NO_SLOT else 0 for s in slots)
         base = TOKEN_VALUE_COUNTS + side * SEAT_TOKENS
         info[f"{name}_treasure_points"] = [
-            int(sum(v * state[base + p * TOKEN_KINDS + v] for v in range(TOKEN_KINDS))) for p in range(n)
+            sum(v * fields[base + p * TOKEN_KINDS + v] for v in range(TOKEN_KINDS)) for p in range(n)
         ]
-    played = [SIDE_NAMES[s] for s in range(NUM_SIDES) if state[END_CONDITIONS + s]]
+    played = [SIDE_NAMES[s] for s in range(NUM_SIDES) if fields[END_CONDITIONS + s]]
     info["end_condition"] = info[f"{played[-1] if played else SIDE_NAMES[JUNGLE]}_end_condition"]
     return info
 
+
+SLOT_VALUE_LIST = SLOT_VALUES.tolist()  # a slot's value as a plain int (_extra_info)
 
 END_CODES = tuple(END_NAMES[code] for code in range(len(END_NAMES)))
 

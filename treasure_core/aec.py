@@ -141,6 +141,7 @@ class TreasureAECEnv(AECEnv):
         self._player_of = {agent: p for p, agent in enumerate(self.possible_agents)}
         self.dims = game.dims(self.params)
         self.observation_format = self.options["observation_format"]
+        self._dict_observations = self.observation_format == "dict"
         features = spaces.Box(0.0, 1.0, (self.dims.obs_size,), np.float32)
         if self.observation_format == "box":
             self._observation_space: spaces.Space = features
@@ -159,8 +160,12 @@ class TreasureAECEnv(AECEnv):
         self._guard_limit = int(self.params[P_GUARD_LIMIT])  # 0: no guard
         self._guard_counter = game.guard.counter if game.guard is not None else 0
         self._sequential = game.dynamics.turns == "sequential"
-        self._masks: list[np.ndarray] = []  # every seat's mask now, kept with the state
+        # Every seat's mask now, kept with the state: private arrays, never handed out (infos and
+        # observations get copies), so a caller cannot alter what step() checks against.
+        self._masks: list[np.ndarray] = []
+        self._mask_counts: list[int] = []  # each seat's legal-action count (0: an empty mask)
         self._mask_buffer = np.zeros((self.num_players, self.dims.n_actions), np.int8)  # scratch
+        self._mask_rows = list(self._mask_buffer)  # its rows, made once (a view costs a step)
         self._blank_info: dict[str, Any] | None = None  # every step's info keys, zero
         # The events since each player's last turn, kept only by an env that renders (a training
         # step pays no state copies for them).
@@ -222,67 +227,76 @@ class TreasureAECEnv(AECEnv):
 
     def _live_infos(self) -> None:
         """Fresh infos for a live game: blank, each with its agent's mask."""
-        self._deciding_seat = int(self._state[CURRENT_PLAYER])  # the one with a mask, if sequential
+        self._deciding_seat = self._state.item(CURRENT_PLAYER)  # the one with a mask, if sequential
         blank = self.blank_info()
-        self._masks = self._current_masks()
+        self._set_masks()
         self.infos = {
             a: {**blank, "action_mask": mask.copy()}
             for a, mask in zip(self.possible_agents, self._masks, strict=True)
         }
 
-    def _update_masks(self) -> None:
-        """After a decision in a live game: the masks that changed, in the masks and infos. In a
-        sequential game only the seat that acted and the seat to act can change. A changed info
-        is a new dict: one a client kept from last() stays as it was."""
-        if not self._sequential:
-            # Every seat is asked (any may decide), into one buffer; only a mask that changed
-            # gets a new array and its agent a new info.
-            buffer = self._mask_buffer
-            legal_mask = self.game.kernels.legal_mask
-            masks = self._masks[:]
-            for seat, agent in enumerate(self.possible_agents):
-                row = buffer[seat]
-                legal_mask(self._state, seat, row)
-                if row.tobytes() != masks[seat].tobytes():
-                    masks[seat] = row.copy()
-                    self.infos[agent] = {**self.infos[agent], "action_mask": row.copy()}
-            self._masks = masks
-            return
-        seat = int(self._state[CURRENT_PLAYER])
-        masks = self._masks[:]  # a new list: a clone may share the old one
+    def _update_masks(self, seat: int) -> None:
+        """After a decision in a live game (`seat` to act now): the masks that changed, in the
+        masks and infos; an agent whose mask did not change keeps its info dict. A changed info
+        is a new dict: one a client kept from last() stays as it was. In a live game an info is
+        the blank info plus the agent's mask, so a new one is built from the blank."""
+        masks = self._masks  # changed in place: clone() copies the list, reset and set_state make new ones
         infos = self.infos
         agents = self.possible_agents
-        n_actions = self.dims.n_actions
+        blank = self._blank_info
+        legal_mask = self.game.kernels.legal_mask
+        state = self._state
+        if not self._sequential:
+            # Any seat may decide, so every seat is asked, into its scratch row. A seat empty
+            # before and after (its count 0 both times) is unchanged without a comparison.
+            counts = self._mask_counts
+            for other, row in enumerate(self._mask_rows):
+                count = legal_mask(state, other, row)
+                if (count or counts[other]) and row.tobytes() != masks[other].tobytes():
+                    counts[other] = count
+                    masks[other] = mask = row.copy()
+                    info = blank.copy()
+                    info["action_mask"] = mask.copy()
+                    infos[agents[other]] = info
+            return
+        # Sequential: only the seat that acted and the seat to act can have a mask.
         was = self._deciding_seat
+        row = self._mask_rows[seat]
+        legal_mask(state, seat, row)
         if was != seat:
-            masks[was] = np.zeros(n_actions, np.int8)
-            infos[agents[was]] = {**infos[agents[was]], "action_mask": np.zeros(n_actions, np.int8)}
-        mask = np.zeros(n_actions, np.int8)
-        self.game.kernels.legal_mask(self._state, seat, mask)
-        masks[seat] = mask
-        infos[agents[seat]] = {**infos[agents[seat]], "action_mask": mask.copy()}
-        self._masks = masks
-        self._deciding_seat = seat
+            masks[was] = empty = np.zeros(row.size, np.int8)
+            info = blank.copy()
+            info["action_mask"] = empty.copy()
+            infos[agents[was]] = info
+            self._deciding_seat = seat
+        elif row.tobytes() == masks[seat].tobytes():
+            return  # the same seat again, with the same options: nothing changed
+        masks[seat] = mask = row.copy()
+        info = blank.copy()
+        info["action_mask"] = mask.copy()
+        infos[agents[seat]] = info
 
-    def _current_masks(self) -> list[np.ndarray]:
-        """Every seat's legal actions now. In a sequential game only the seat to act decides (the
-        kernel contract), so the others are not asked."""
+    def _set_masks(self) -> None:
+        """Every seat's legal actions now, and their counts, in new lists. In a sequential game
+        only the seat to act decides (the kernel contract), so the others are not asked."""
         masks = [np.zeros(self.dims.n_actions, np.int8) for _ in self.possible_agents]
+        counts = [0] * self.num_players
         if not self.is_over():
             legal_mask = self.game.kernels.legal_mask
             if self._sequential:
-                seat = int(self._state[CURRENT_PLAYER])
-                legal_mask(self._state, seat, masks[seat])
+                seat = self._state.item(CURRENT_PLAYER)
+                counts[seat] = legal_mask(self._state, seat, masks[seat])
             else:
                 for seat, mask in enumerate(masks):
-                    legal_mask(self._state, seat, mask)
-        return masks
+                    counts[seat] = legal_mask(self._state, seat, mask)
+        self._masks = masks
+        self._mask_counts = counts
 
     def _finish(self) -> None:
         self.game.kernels.returns(self._state, self._returns)
         info = self.game.final_info(self._state)
         blank = self.blank_info()
-        self._masks = self._current_masks()  # all empty: the game is over
+        self._set_masks()  # all empty: the game is over
         self.infos = {}
         for p, agent in enumerate(self.possible_agents):
             self.rewards[agent] = float(self._returns[p])
@@ -300,7 +314,7 @@ class TreasureAECEnv(AECEnv):
         self._truncated = True
         info = self.game.final_info(self._state, truncated=True)
         blank = self.blank_info()
-        self._masks = self._current_masks()  # all empty: the game is over
+        self._set_masks()  # all empty: the game is over
         self.infos = {}
         for p, agent in enumerate(self.possible_agents):
             self.rewards[agent] = 0.0
@@ -325,13 +339,14 @@ class TreasureAECEnv(AECEnv):
         return "it ended by the rules"
 
     def step(self, action: Any) -> None:
-        self._require_game()
+        if not self._has_state:
+            self._require_game()
+        agent = self.agent_selection
         if not self.agents:
             raise ValueError(
                 f"{self.game.env_name}: step() after the end of the game ({self.how_it_ended()}, "
                 "every agent done); call reset() or set_state()"
             )
-        agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
@@ -343,21 +358,23 @@ class TreasureAECEnv(AECEnv):
         if checked is None:
             self._penalize(agent, action)
             return
-        self._cumulative_rewards[agent] = 0.0
-        self._clear_rewards()
+        # In a live game every reward, and so every cumulative reward, is 0 (only the end sets
+        # them): there is nothing to clear.
+        state = self._state
         if self._events is None:
-            self.game.kernels.step(self._state, checked)
+            self.game.kernels.step(state, checked)
         else:
-            before = self._state.copy()
-            self.game.kernels.step(self._state, checked)
-            self._events.record(before, checked, self._state)
-        self.agent_selection = self.possible_agents[int(self._state[CURRENT_PLAYER])]
-        if self._state[TERMINAL]:
+            before = state.copy()
+            self.game.kernels.step(state, checked)
+            self._events.record(before, checked, state)
+        seat = state.item(CURRENT_PLAYER)
+        self.agent_selection = self.possible_agents[seat]
+        if state.item(TERMINAL):
             self._finish()
-        elif self.guard_cuts():
-            self._truncate()
+        elif self._guard_limit and state.item(self._guard_counter) >= self._guard_limit:
+            self._truncate()  # guard_cuts(), inline
         else:
-            self._update_masks()
+            self._update_masks(seat)
 
     def _check_action(self, agent: str, action: Any) -> int | None:
         """The action as an int if legal; None if in range but illegal under "penalize"; else
@@ -372,7 +389,7 @@ class TreasureAECEnv(AECEnv):
         for the others; the state stays as it was before the move."""
         warn_penalty(self.game, agent, action)
         self._penalized = True
-        self._masks = self._current_masks()  # all empty: the game is over
+        self._set_masks()  # all empty: the game is over
         self._clear_rewards()
         blank = self.blank_info()
         for other in self.agents:
@@ -387,11 +404,22 @@ class TreasureAECEnv(AECEnv):
         self._accumulate_rewards()
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
-        """PettingZoo's last(), with the bookkeeping read once (the hot call of an AEC loop)."""
+        """PettingZoo's last(), with the bookkeeping read once (the hot call of an AEC loop):
+        observe(agent) written out."""
         agent = self.agent_selection
         assert agent is not None
+        if not observe:
+            observation = None
+        else:
+            if not self._has_state:
+                self._require_game()
+            player = self._player_of[agent]
+            observation = np.empty(self.dims.obs_size, np.float32)
+            self.game.kernels.observe(self._state, player, observation)
+            if self._dict_observations:
+                observation = {"observation": observation, "action_mask": self._masks[player].copy()}
         return (
-            self.observe(agent) if observe else None,
+            observation,
             self._cumulative_rewards[agent],
             self.terminations[agent],
             self.truncations[agent],
@@ -491,6 +519,9 @@ class TreasureAECEnv(AECEnv):
 
         twin._returns = self._returns.copy()
         twin._mask_buffer = self._mask_buffer.copy()
+        twin._mask_rows = list(twin._mask_buffer)
+        twin._masks = self._masks[:]  # the arrays are never changed in place, the lists are
+        twin._mask_counts = self._mask_counts[:]
         for name in ("agents", "rewards", "_cumulative_rewards", "terminations", "truncations", "infos"):
             if hasattr(self, name):
                 setattr(twin, name, copy.deepcopy(getattr(self, name)))
