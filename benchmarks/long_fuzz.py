@@ -131,7 +131,11 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--chunk must be at least 1 and --aec-share from 0 to 1")
     for name in args.games or game_names():
         fuzz_game(
-            name, int(args.steps), args.seed, per_option_set=args.per_option_set, chunk=args.chunk,
+            name,
+            int(args.steps),
+            args.seed,
+            per_option_set=args.per_option_set,
+            chunk=args.chunk,
             aec_share=args.aec_share,
         )
     return 0

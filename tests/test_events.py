@@ -64,8 +64,9 @@ def check_events_hide_what_the_viewer_cannot_know(name: str, options: dict[str, 
         actor = int(before[CURRENT_PLAYER])
         for viewer in range(int(before[0])):
             words = describe(before, action, after, viewer)
-            seen_before, seen_after = _view(game, before, viewer, dims.obs_size), _view(
-                game, after, viewer, dims.obs_size
+            seen_before, seen_after = (
+                _view(game, before, viewer, dims.obs_size),
+                _view(game, after, viewer, dims.obs_size),
             )
             for _ in range(TWINS):
                 twin = before.copy()
