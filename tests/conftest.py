@@ -49,8 +49,9 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 # A run of at least this many tests compiles every game first, one process per game on every
-# core: with an empty numba cache that halves the compile time on two cores (the tests load
-# the machine code); with a warm cache it costs the few seconds of loading it.
+# core: with an empty numba cache the compile is split between the cores (166 s for the five
+# games on two cores in CI) and the tests load the machine code; with a warm cache it costs
+# the few seconds of loading it.
 # TREASURE_TEST_WARMUP=1 forces it, =0 turns it off.
 WARMUP_MIN_TESTS = 200
 
