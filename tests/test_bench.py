@@ -95,6 +95,17 @@ def test_quick_run_has_every_game_and_field(quick_report, quick_games):
     for game, figures in report["games"].items():
         assert figures["n_actions"] > 0 and figures["obs_size"] > 0, game
         assert_rate(figures["aec"])
+        # connect_four_v3's windows interleaved with the game's: the AEC target is their ratio,
+        # with or without the peers' section.
+        assert_rate(figures["aec"]["interleaved_reference"])
+        interleaved = figures["aec"]["vs_reference"]
+        assert interleaved == pytest.approx(
+            figures["aec"]["steps_per_second"] / figures["aec"]["interleaved_reference"]["steps_per_second"]
+        )
+        (aec_target,) = [
+            row for row in report["targets"] if row["game"] == game and row["target"].startswith("AEC loop")
+        ]
+        assert aec_target["measured"] == interleaved and aec_target["note"] == "interleaved windows"
         measured = {(row["batch_size"], row["threads"]) for row in figures["batch_python"]}
         assert measured == {(size, t) for size in bench.BATCH_SIZES for t in threads}, game
         for row in figures["batch_python"]:
