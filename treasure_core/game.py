@@ -296,9 +296,9 @@ class GameSpec:
         winners = np.zeros(competitors, np.int32)
         winners_mask(points, tiebreaks, competitors, winners)
         info: dict[str, Any] = {
-            "score": [int(x) for x in points[:n]],
-            "winner": [bool(w) for w in winners[:n]],
-            "scores": tuple(int(x) for x in points),
+            "score": points[:n].tolist(),
+            "winner": winners[:n].astype(bool).tolist(),
+            "scores": tuple(points.tolist()),
         }
         info.update(self.extra_info(state, points, tiebreaks))
         if truncated:
