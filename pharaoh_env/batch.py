@@ -8,13 +8,14 @@ treasure_core/codegen.py; do not edit (the conformance suite checks it is up to 
 # ruff: noqa: I001
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
 from pharaoh_env.kernels import competitors, init, legal_mask, resample_hidden, scores, step
 from pharaoh_env.bots import playout_policy, playout_value
 from pharaoh_env.observe import observe
 from pharaoh_env.state import GUARD_COUNTER, MAX_COMPETITORS, N_ACTIONS
 from treasure_core.header import CURRENT_PLAYER, NUM_PLAYERS, REWARD_MODE, TERMINAL
+from treasure_core.jit import njit
 from treasure_core.kernels import guard_reached, next_seed, outcome_rewards
 from treasure_core.rng import local_next, mix64
 
@@ -25,7 +26,10 @@ def returns(state: np.ndarray, out: np.ndarray) -> None:
     points = np.zeros(MAX_COMPETITORS, np.int64)
     tiebreaks = np.zeros(MAX_COMPETITORS, np.int64)
     scores(state, points, tiebreaks)
-    outcome_rewards(points, tiebreaks, state[NUM_PLAYERS], competitors(state), state[REWARD_MODE], out)
+    # int64 like the Python-side calls (treasure_core/kernels.py keeps numba's njit): one
+    # outcome_rewards and one winners_mask per game, not an int32 and an int64 one.
+    players, rivals = np.int64(state[NUM_PLAYERS]), np.int64(competitors(state))
+    outcome_rewards(points, tiebreaks, players, rivals, np.int64(state[REWARD_MODE]), out)
 
 
 @njit(cache=True, parallel=True)

@@ -39,13 +39,14 @@ treasure_core/codegen.py; do not edit (the conformance suite checks it is up to 
 # ruff: noqa: I001
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
 from {package}.kernels import competitors, init, legal_mask, resample_hidden, scores, step
 from {package}.bots import playout_policy{value_import}
 from {package}.observe import observe
 from {package}.state import GUARD_COUNTER, MAX_COMPETITORS, N_ACTIONS
 from treasure_core.header import CURRENT_PLAYER, NUM_PLAYERS, REWARD_MODE, TERMINAL
+from treasure_core.jit import njit
 from treasure_core.kernels import guard_reached, next_seed, outcome_rewards
 from treasure_core.rng import local_next, mix64
 
@@ -56,7 +57,10 @@ def returns(state: np.ndarray, out: np.ndarray) -> None:
     points = np.zeros(MAX_COMPETITORS, np.int64)
     tiebreaks = np.zeros(MAX_COMPETITORS, np.int64)
     scores(state, points, tiebreaks)
-    outcome_rewards(points, tiebreaks, state[NUM_PLAYERS], competitors(state), state[REWARD_MODE], out)
+    # int64 like the Python-side calls (treasure_core/kernels.py keeps numba's njit): one
+    # outcome_rewards and one winners_mask per game, not an int32 and an int64 one.
+    players, rivals = np.int64(state[NUM_PLAYERS]), np.int64(competitors(state))
+    outcome_rewards(points, tiebreaks, players, rivals, np.int64(state[REWARD_MODE]), out)
 
 
 {value_alias}@njit(cache=True, parallel=True)
