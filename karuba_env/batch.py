@@ -19,6 +19,9 @@ from treasure_core.jit import njit
 from treasure_core.kernels import guard_reached, next_seed, outcome_rewards
 from treasure_core.rng import local_next, mix64
 
+# An int64, not the literal GUARD_COUNTER: one guard_reached for every game, not one a game.
+GUARD_FIELD = np.int64(GUARD_COUNTER)
+
 
 @njit(cache=True)
 def returns(state: np.ndarray, out: np.ndarray) -> None:
@@ -54,7 +57,7 @@ def batch_step(
         rewards_out[i, :] = 0.0
         dones_out[i] = False
         truncated_out[i] = False
-        if state[TERMINAL] or guard_reached(state, params, GUARD_COUNTER):
+        if state[TERMINAL] or guard_reached(state, params, GUARD_FIELD):
             # Loaded over: a step would read a state no decision belongs to; restart it.
             init(state, params, next_seed(state))
         else:
@@ -63,7 +66,7 @@ def batch_step(
                 dones_out[i] = True
                 returns(state, rewards_out[i])
                 init(state, params, next_seed(state))
-            elif guard_reached(state, params, GUARD_COUNTER):
+            elif guard_reached(state, params, GUARD_FIELD):
                 dones_out[i] = True
                 truncated_out[i] = True
                 init(state, params, next_seed(state))
@@ -98,7 +101,7 @@ def random_playout(
         mask = np.zeros(N_ACTIONS, np.int8)
         word = np.uint64(seed) ^ (np.uint64(i) * np.uint64(0x9E3779B97F4A7C15))
         for _ in range(steps):
-            if state[TERMINAL] or guard_reached(state, params, GUARD_COUNTER):
+            if state[TERMINAL] or guard_reached(state, params, GUARD_FIELD):
                 init(state, params, next_seed(state))  # loaded over: restart before its first step
             count = legal_mask(state, np.int64(state[CURRENT_PLAYER]), mask)
             word, draw = local_next(word)
@@ -114,7 +117,7 @@ def random_playout(
             if state[TERMINAL]:
                 finished_out[i] += 1
                 init(state, params, next_seed(state))
-            elif guard_reached(state, params, GUARD_COUNTER):
+            elif guard_reached(state, params, GUARD_FIELD):
                 truncated_out[i] += 1
                 init(state, params, next_seed(state))
     return states.shape[0] * steps
