@@ -7,7 +7,6 @@ docs/games/karuba.md names every slice; the *_LAYOUT tables below are the source
 """
 
 import numpy as np
-from numba import njit
 
 from karuba_env.data import (
     CRYSTAL,
@@ -48,6 +47,7 @@ from karuba_env.state import (
     TREASURE,
 )
 from treasure_core.header import CURRENT_PLAYER, NUM_PLAYERS, TERMINAL
+from treasure_core.jit import njit
 from treasure_core.layout import offsets
 
 PLACES = NUM_CELLS + 2  # an adventurer's place: a cell, its beach space, or its temple

@@ -5,7 +5,6 @@ Both board sides run through the same kernels: per-space tables are indexed by s
 """
 
 import numpy as np
-from numba import njit
 
 from nakbe_env.data import (
     BEST_SLOT,
@@ -101,6 +100,7 @@ from nakbe_env.state import (
     TRAP_ORIGIN,
 )
 from treasure_core.header import CURRENT_PLAYER, DECISIONS, NUM_PLAYERS, RNG, TERMINAL
+from treasure_core.jit import njit
 from treasure_core.kernels import init_header
 from treasure_core.rng import rng_below, rng_seed, rng_shuffle
 

@@ -6,7 +6,6 @@ every slice; OBS_LAYOUT and FULL_LAYOUT below are the source of truth for offset
 """
 
 import numpy as np
-from numba import njit
 
 from nakbe_env.data import (
     DISTINCT_FACES,
@@ -50,6 +49,7 @@ from nakbe_env.state import (
     TOKEN_VALUE_COUNTS,
 )
 from treasure_core.header import CURRENT_PLAYER, NUM_PLAYERS, TERMINAL
+from treasure_core.jit import njit
 from treasure_core.layout import offsets
 
 BEST_SLOT_VALUE = 8

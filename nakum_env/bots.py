@@ -5,7 +5,6 @@ check that re-dealing those never changes its choice)."""
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from nakum_env import cenote
 from nakum_env.cenote import CENOTE_BASE, PAY_DONE_ACTION, WILD_BASE, WILD_SACRIFICE_ACTION
@@ -80,6 +79,7 @@ from nakum_env.state import (
     TILE_AT,
 )
 from treasure_core.agents import KernelBot
+from treasure_core.jit import njit
 from treasure_core.kernels import tie_key
 
 GOOD_VALUE = (1.0 / 3.0, 0.5, 1.0)  # final-score value of one corn, skin, mask

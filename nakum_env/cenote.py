@@ -7,7 +7,6 @@ Rulebook: "Nakum Cenote Expansion", "Destiny Expansion", "Variant: Nakum Forest"
 """
 
 import numpy as np
-from numba import njit
 
 from nakum_env.data import (
     CENOTE_BOOST_COST,
@@ -77,6 +76,7 @@ from nakum_env.state import (
     WILD_SACRIFICE,
 )
 from treasure_core.header import NUM_PLAYERS, RNG
+from treasure_core.jit import njit
 from treasure_core.rng import rng_shuffle
 
 CENOTE_BASE = CENOTE.start

@@ -8,7 +8,6 @@ cards (data.BOT_CARDS) lie in BOT_DECK / BOT_DRAWN, or face up in the discard pi
 """
 
 import numpy as np
-from numba import njit
 
 from nakum_env.cenote import slot_carries_workers
 from nakum_env.data import (
@@ -94,6 +93,7 @@ from nakum_env.state import (
     VARIANT,
 )
 from treasure_core.header import CURRENT_PLAYER, RNG
+from treasure_core.jit import njit
 from treasure_core.rng import rng_below, rng_shuffle
 
 HUMAN = 0

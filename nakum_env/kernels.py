@@ -2,7 +2,6 @@
 the contract in docs/architecture.md; the batch forms are generated into batch.py."""
 
 import numpy as np
-from numba import njit
 
 from nakum_env import cenote, chaakbot
 from nakum_env.data import (
@@ -169,6 +168,7 @@ from nakum_env.state import (
     VARIANT,
 )
 from treasure_core.header import CURRENT_PLAYER, DECISIONS, NUM_PLAYERS, RNG, TERMINAL
+from treasure_core.jit import njit
 from treasure_core.kernels import init_header
 from treasure_core.rng import rng_below, rng_seed, rng_shuffle
 

@@ -8,7 +8,6 @@ docs/games/nakum.md names every slice; the *_LAYOUT tables below are the source 
 """
 
 import numpy as np
-from numba import njit
 
 from nakum_env import cenote
 from nakum_env.cenote import N_PAY_KINDS
@@ -102,6 +101,7 @@ from nakum_env.state import (
     VARIANT,
 )
 from treasure_core.header import CURRENT_PLAYER, NUM_PLAYERS, TERMINAL
+from treasure_core.jit import njit
 from treasure_core.layout import offsets
 
 NUM_RES = 5

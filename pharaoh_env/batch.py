@@ -8,15 +8,19 @@ treasure_core/codegen.py; do not edit (the conformance suite checks it is up to 
 # ruff: noqa: I001
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
 from pharaoh_env.kernels import competitors, init, legal_mask, resample_hidden, scores, step
 from pharaoh_env.bots import playout_policy, playout_value
 from pharaoh_env.observe import observe
 from pharaoh_env.state import GUARD_COUNTER, MAX_COMPETITORS, N_ACTIONS
 from treasure_core.header import CURRENT_PLAYER, NUM_PLAYERS, REWARD_MODE, TERMINAL
+from treasure_core.jit import njit
 from treasure_core.kernels import guard_reached, next_seed, outcome_rewards
 from treasure_core.rng import local_next, mix64
+
+# An int64, not the literal GUARD_COUNTER: one guard_reached for every game, not one a game.
+GUARD_FIELD = np.int64(GUARD_COUNTER)
 
 
 @njit(cache=True)
@@ -25,7 +29,10 @@ def returns(state: np.ndarray, out: np.ndarray) -> None:
     points = np.zeros(MAX_COMPETITORS, np.int64)
     tiebreaks = np.zeros(MAX_COMPETITORS, np.int64)
     scores(state, points, tiebreaks)
-    outcome_rewards(points, tiebreaks, state[NUM_PLAYERS], competitors(state), state[REWARD_MODE], out)
+    # int64 like the Python-side calls (treasure_core/kernels.py keeps numba's njit): one
+    # outcome_rewards and one winners_mask per game, not an int32 and an int64 one.
+    players, rivals = np.int64(state[NUM_PLAYERS]), np.int64(competitors(state))
+    outcome_rewards(points, tiebreaks, players, rivals, np.int64(state[REWARD_MODE]), out)
 
 
 @njit(cache=True, parallel=True)
@@ -50,7 +57,7 @@ def batch_step(
         rewards_out[i, :] = 0.0
         dones_out[i] = False
         truncated_out[i] = False
-        if state[TERMINAL] or guard_reached(state, params, GUARD_COUNTER):
+        if state[TERMINAL] or guard_reached(state, params, GUARD_FIELD):
             # Loaded over: a step would read a state no decision belongs to; restart it.
             init(state, params, next_seed(state))
         else:
@@ -59,7 +66,7 @@ def batch_step(
                 dones_out[i] = True
                 returns(state, rewards_out[i])
                 init(state, params, next_seed(state))
-            elif guard_reached(state, params, GUARD_COUNTER):
+            elif guard_reached(state, params, GUARD_FIELD):
                 dones_out[i] = True
                 truncated_out[i] = True
                 init(state, params, next_seed(state))
@@ -94,7 +101,7 @@ def random_playout(
         mask = np.zeros(N_ACTIONS, np.int8)
         word = np.uint64(seed) ^ (np.uint64(i) * np.uint64(0x9E3779B97F4A7C15))
         for _ in range(steps):
-            if state[TERMINAL] or guard_reached(state, params, GUARD_COUNTER):
+            if state[TERMINAL] or guard_reached(state, params, GUARD_FIELD):
                 init(state, params, next_seed(state))  # loaded over: restart before its first step
             count = legal_mask(state, np.int64(state[CURRENT_PLAYER]), mask)
             word, draw = local_next(word)
@@ -110,7 +117,7 @@ def random_playout(
             if state[TERMINAL]:
                 finished_out[i] += 1
                 init(state, params, next_seed(state))
-            elif guard_reached(state, params, GUARD_COUNTER):
+            elif guard_reached(state, params, GUARD_FIELD):
                 truncated_out[i] += 1
                 init(state, params, next_seed(state))
     return states.shape[0] * steps

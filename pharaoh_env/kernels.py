@@ -4,7 +4,6 @@ state.py), by the contract in docs/architecture.md; the batch forms are generate
 Cell sets are int64 bit sets (36 cells). Exits are bits N=1, E=2, S=4, W=8."""
 
 import numpy as np
-from numba import njit
 
 from pharaoh_env.data import (
     ACTIONS_PER_TURN,
@@ -120,6 +119,7 @@ from pharaoh_env.state import (
     TURN,
 )
 from treasure_core.header import CURRENT_PLAYER, DECISIONS, NUM_PLAYERS, RNG, TERMINAL
+from treasure_core.jit import njit
 from treasure_core.kernels import init_header
 from treasure_core.rng import rng_seed, rng_shuffle
 

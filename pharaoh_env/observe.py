@@ -8,7 +8,6 @@ names every slice; the *_LAYOUT tables below are the source of truth.
 """
 
 import numpy as np
-from numba import njit
 
 from pharaoh_env.data import (
     ACTIONS_PER_TURN,
@@ -65,6 +64,7 @@ from pharaoh_env.state import (
     TREASURES_DEALT,
 )
 from treasure_core.header import CURRENT_PLAYER, NUM_PLAYERS
+from treasure_core.jit import njit
 from treasure_core.layout import offsets
 
 MAX_RING = 10  # the largest grid distance on the 6 x 6 pyramid

@@ -13,7 +13,6 @@ deciders at once: each proposer's next step, or all of one location's voters.
 """
 
 import numpy as np
-from numba import njit
 
 from tomb_env.data import (
     ABILITIES_ASSUMED,
@@ -158,6 +157,7 @@ from tomb_env.state import (
     VOTES,
 )
 from treasure_core.header import CURRENT_PLAYER, DECISIONS, NUM_PLAYERS, RNG, TERMINAL
+from treasure_core.jit import njit
 from treasure_core.kernels import init_header
 from treasure_core.rng import rng_below, rng_seed, rng_shuffle
 

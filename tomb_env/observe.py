@@ -11,7 +11,6 @@ docs/games/tomb.md names every slice; the *_LAYOUT tables below are the source o
 """
 
 import numpy as np
-from numba import njit
 
 from tomb_env.data import (
     DECK_CARD_KIND,
@@ -84,6 +83,7 @@ from tomb_env.state import (
     VOTES,
 )
 from treasure_core.header import NUM_PLAYERS, TERMINAL
+from treasure_core.jit import njit
 from treasure_core.layout import offsets
 
 NUM_PHASES = 4

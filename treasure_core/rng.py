@@ -7,7 +7,8 @@ actions give the same trajectory on every machine.
 """
 
 import numpy as np
-from numba import njit
+
+from treasure_core.jit import njit
 
 RNG_WORDS = 2  # int32 slots taken by one generator
 

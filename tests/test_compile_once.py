@@ -1,0 +1,101 @@
+"""Each kernel is compiled for one signature per argument kind, not once per integer width or
+per literal its callers pass (treasure_core/jit.py; benchmarks/compile_profile.py measures what
+that saves)."""
+
+from __future__ import annotations
+
+import sys
+
+import numpy as np
+import pytest
+from numba import types
+from numba.core.registry import CPUDispatcher
+
+from treasure_core.batch import BatchRunner
+from treasure_core.jit import njit, one_width
+from treasure_core.registry import game_names, make_env, module_of
+
+
+@njit
+def _add(a: int, b: int) -> int:
+    return a + b
+
+
+@njit
+def _callers(state: np.ndarray) -> int:
+    # an int32 read from the state, a literal, an int64 loop index: three widths, one _add
+    total = _add(state[0], 3)
+    for i in range(2):
+        total += _add(i, state[1])
+    return total
+
+
+def test_a_kernel_called_with_int32_literals_and_int64_compiles_once() -> None:
+    state = np.array([4, 5], np.int32)
+    assert _callers(state) == 4 + 3 + (0 + 5) + (1 + 5)
+    assert _add(np.int32(2), 3) == 5  # a Python call with an int32 loads the same code
+    assert _add.signatures == [(types.int64, types.int64)]
+
+
+def test_one_width_keeps_unsigned_words_arrays_and_plain_booleans() -> None:
+    assert one_width(types.uint64) == types.uint64
+    assert one_width(types.literal(True)) == types.boolean
+    assert one_width(types.literal(7)) == types.int64
+    assert one_width(types.int8) == types.int64
+    array = types.Array(types.int32, 1, "C")
+    assert one_width(array) == array
+
+
+def _compiled_signatures(dispatcher: CPUDispatcher) -> set[tuple[types.Type, ...]]:
+    """The signatures compiled in this session, and those in numba's on-disk cache index for
+    the current source: a kernel its callers' cached code includes is never loaded on its own,
+    but the run that compiled it (the warm-up, any earlier test session) indexed each signature."""
+    signatures = set(dispatcher.signatures)
+    if dispatcher._cache is not None and hasattr(dispatcher._cache, "_cache_file"):
+        signatures |= {key[0] for key in dispatcher._cache._cache_file._load_index()}
+    return signatures
+
+
+# Modules still on numba's own njit, with the reason; each compiles some kernel for two widths.
+NOT_YET = {
+    "karuba_env.kernels": "edited on another branch: distance_allowed, reachable, reachable_targets, ...",
+    "karuba_env.bots": "edited on another branch; calls tie_key with a literal action",
+    "pharaoh_env.bots": "edited on another branch: best_move, way_score, best_rotation",
+    "tomb_env.exploiters": "exploit_action takes literal flags on purpose (one variant per exploiter)",
+}
+# treasure_core.kernels keeps numba's njit too: tie_key gets a literal action from karuba's bots.
+NOT_YET_FUNCTIONS = {"treasure_core.kernels.tie_key"}
+
+
+def _width_repeats(package: str) -> dict[str, list[str]]:
+    """Every compiled function of the package with two signatures that differ only in the
+    width (or literalness) of an integer or boolean scalar."""
+    repeats: dict[str, list[str]] = {}
+    for name, module in list(sys.modules.items()):
+        if not name.startswith(package) or name in NOT_YET:
+            continue
+        for attribute, value in vars(module).items():
+            if not (isinstance(value, CPUDispatcher) and value.__module__ == name):
+                continue
+            signatures = _compiled_signatures(value)
+            widened = {tuple(one_width(arg) for arg in signature) for signature in signatures}
+            if len(widened) < len(signatures) and f"{name}.{attribute}" not in NOT_YET_FUNCTIONS:
+                repeats[f"{name}.{attribute}"] = sorted(str(signature) for signature in signatures)
+    return repeats
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_no_kernel_of_a_game_is_compiled_for_two_integer_widths(game: str) -> None:
+    env = make_env(game)
+    env.reset(seed=0)
+    rng = np.random.default_rng(0)
+    for _ in range(40):
+        if env.unwrapped.is_over():
+            break
+        env.step(int(rng.choice(np.flatnonzero(env.unwrapped.action_mask(env.agent_selection)))))
+    runner = BatchRunner(game, 4, seed=0)
+    runner.observe()
+    runner.step(runner.legal_masks().argmax(axis=1))
+    runner.random_playout(2, seed=0)
+    assert _width_repeats(module_of(game)) == {}
+    assert _width_repeats("treasure_core") == {}
