@@ -76,7 +76,7 @@ from karuba_env.state import (
     TREASURE,
 )
 from treasure_core.header import CURRENT_PLAYER, DECISIONS, NUM_PLAYERS, RNG, TERMINAL
-from treasure_core.kernels import init_header
+from treasure_core.kernels import init_header, mask_from_bits
 from treasure_core.rng import rng_below, rng_seed, rng_shuffle
 
 
@@ -109,16 +109,7 @@ def current_tile(state):
 def reachable(state: np.ndarray, player: int, colour: int, steps: int, out: np.ndarray, start: int) -> int:
     """Set out[start + target] = 1 for each target of reachable_targets, leaving the other
     entries of out[start : start + MOVE_TARGETS] as they are; returns how many."""
-    targets = reachable_targets(state, player, colour, steps)
-    count = 0
-    target = 0
-    while targets:
-        if targets & 1:
-            out[start + target] = 1
-            count += 1
-        targets >>= 1
-        target += 1
-    return count
+    return mask_from_bits(reachable_targets(state, player, colour, steps), out, start)
 
 
 def _path_neighbours() -> np.ndarray:
