@@ -3,15 +3,18 @@ the contract in docs/architecture.md; the batch forms are generated into batch.p
 
 import numpy as np
 from numba import njit
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from karuba_env.data import (
     BEACH_CELL,
     BEACH_SIDE,
+    COLS,
     CRYSTAL,
     DIRECTIONS,
     DISTANCE_PERIMETER,
-    EDGE_JUNGLE,
     GOLD,
+    JUNGLE_CELL,
+    JUNGLE_SIDE,
     MIN_DISTANCE,
     NEIGHBOUR,
     NO_ITEM,
@@ -20,7 +23,6 @@ from karuba_env.data import (
     NUM_COLOURS,
     NUM_JUNGLE,
     NUM_TILES,
-    OPPOSITE,
     TILE_EXIT_COUNT,
     TILE_EXITS,
     TILE_ITEM,
@@ -74,7 +76,7 @@ from karuba_env.state import (
     TREASURE,
 )
 from treasure_core.header import CURRENT_PLAYER, DECISIONS, NUM_PLAYERS, RNG, TERMINAL
-from treasure_core.kernels import init_header
+from treasure_core.kernels import init_header, mask_from_bits
 from treasure_core.rng import rng_below, rng_seed, rng_shuffle
 
 
@@ -107,23 +109,29 @@ def current_tile(state):
 def reachable(state: np.ndarray, player: int, colour: int, steps: int, out: np.ndarray, start: int) -> int:
     """Set out[start + target] = 1 for each target of reachable_targets, leaving the other
     entries of out[start : start + MOVE_TARGETS] as they are; returns how many."""
-    targets = reachable_targets(state, player, colour, steps, -1)
-    count = 0
-    target = 0
-    while targets:
-        if targets & 1:
-            out[start + target] = 1
-            count += 1
-        targets >>= 1
-        target += 1
-    return count
+    return mask_from_bits(reachable_targets(state, player, colour, steps), out, start)
+
+
+def _path_neighbours() -> np.ndarray:
+    """PATH_NEIGHBOURS[tile, cell]: the island cells next to `cell` on the sides where `tile`
+    has an exit, as a bit set (NO_TILE: none). Two neighbouring tiles connect when each holds
+    the other's cell here, so a search step needs no loop over the four sides."""
+    table = np.zeros((NUM_TILES + 1, NUM_CELLS), np.int64)
+    for tile in range(1, NUM_TILES + 1):
+        for cell in range(NUM_CELLS):
+            for d in range(4):
+                if TILE_EXITS[tile] & DIRECTIONS[d] and NEIGHBOUR[cell, d] >= 0:
+                    table[tile, cell] |= np.int64(1) << np.int64(NEIGHBOUR[cell, d])
+    return table
+
+
+PATH_NEIGHBOURS = _path_neighbours()
 
 
 @njit(cache=True)
-def reachable_targets(state, player, colour, steps, wanted):
+def reachable_targets(state, player, colour, steps):
     """The targets (cells, then TEMPLE_TARGET), as a bit set, where adventurer `colour` of
-    `player` may end a move of up to `steps` steps; the search stops once it holds target
-    `wanted` (-1: every target). A step goes to a neighbouring tile along
+    `player` may end a move of up to `steps` steps. A step goes to a neighbouring tile along
     connected paths (both tiles have an exit on the shared side), from the beach onto the tile
     beside it (exit facing the beach), or from a tile into the temple of the adventurer's own
     colour (exit facing it). Another adventurer's tile is neither entered nor passed over."""
@@ -131,58 +139,126 @@ def reachable_targets(state, player, colour, steps, wanted):
     if position == IN_TEMPLE:
         return np.int64(0)  # "The adventurer will then stay put at the temple"
     island = CELL_TILE + player * NUM_CELLS
-    blocked = np.int64(0)
+    closed = np.int64(0)  # visited or blocked
     for other in range(NUM_COLOURS):
         where = state[ADVENTURER_POS + player * NUM_COLOURS + other]
         if other != colour and where >= 0:
-            blocked |= np.int64(1) << where
+            closed |= np.int64(1) << where
+    # The temple is entered from the jungle cell beside it, through an exit facing it.
     temple = state[TEMPLE_JUNGLE + colour] - 1
+    temple_cell = JUNGLE_CELL[temple]
+    temple_door = np.int64(0)
+    if TILE_EXITS[state[island + temple_cell]] & JUNGLE_SIDE[temple]:
+        temple_door = np.int64(1) << temple_cell
     targets = np.int64(0)
     if position == ON_BEACH:
         beach = state[ADVENTURER_BEACH + colour] - 1
         cell = BEACH_CELL[beach]
         tile = state[island + cell]
-        if tile == NO_TILE or not (TILE_EXITS[tile] & BEACH_SIDE[beach]) or (blocked >> cell) & 1:
+        if tile == NO_TILE or not (TILE_EXITS[tile] & BEACH_SIDE[beach]) or (closed >> cell) & 1:
             return np.int64(0)
         frontier = np.int64(1) << cell
-        visited = frontier
         targets = frontier
         steps -= 1
     else:
         frontier = np.int64(1) << position
-        visited = frontier
+    closed |= frontier
     for _ in range(steps):
-        if wanted >= 0 and (targets >> wanted) & 1:
-            break
+        if frontier & temple_door:
+            targets |= np.int64(1) << TEMPLE_TARGET
         grown = np.int64(0)
         remaining = frontier
-        cell = 0
         while remaining:
-            if remaining & 1:
-                exits = TILE_EXITS[state[island + cell]]
-                for d in range(4):
-                    if not exits & DIRECTIONS[d]:
-                        continue
-                    nxt = NEIGHBOUR[cell, d]
-                    if nxt < 0:
-                        # Off the island: only into the temple of its own colour.
-                        if EDGE_JUNGLE[cell, d] == temple:
-                            targets |= np.int64(1) << TEMPLE_TARGET
-                        continue
-                    bit = np.int64(1) << nxt
-                    if (visited | blocked) & bit:
-                        continue
-                    tile = state[island + nxt]
-                    if tile != NO_TILE and TILE_EXITS[tile] & OPPOSITE[d]:
-                        grown |= bit
-            remaining >>= 1
-            cell += 1
+            cell = trailing_zeros(remaining)
+            remaining &= remaining - 1
+            near = PATH_NEIGHBOURS[state[island + cell], cell] & ~closed
+            while near:
+                nxt = trailing_zeros(near)
+                near &= near - 1
+                if (PATH_NEIGHBOURS[state[island + nxt], nxt] >> cell) & 1:
+                    grown |= np.int64(1) << nxt
         if grown == 0:
             break
-        visited |= grown
+        closed |= grown
         frontier = grown
         targets |= grown
     return targets
+
+
+def _within() -> np.ndarray:
+    """WITHIN[cell, radius]: the cells at most `radius` steps (rows plus columns) from `cell`,
+    as a bit set, for every radius a move's search needs (up to MAX_STEPS)."""
+    table = np.zeros((NUM_CELLS, MAX_STEPS + 1), np.int64)
+    for cell in range(NUM_CELLS):
+        for other in range(NUM_CELLS):
+            distance = abs(cell // COLS - other // COLS) + abs(cell % COLS - other % COLS)
+            for radius in range(distance, MAX_STEPS + 1):
+                table[cell, radius] |= np.int64(1) << np.int64(other)
+    return table
+
+
+MAX_STEPS = int(TILE_EXIT_COUNT.max())  # a move's steps: the exits of the tile showing
+WITHIN = _within()
+
+
+@njit(cache=True)
+def move_reaches(state, player, colour, steps, target):
+    """Whether reachable_targets(state, player, colour, steps) holds `target`, searched toward
+    it: a cell enters the search only while the target is still in reach from it (WITHIN), so
+    a legal move's search is short. Exact: a shortest path's cells all pass that test."""
+    position = state[ADVENTURER_POS + player * NUM_COLOURS + colour]
+    if position == IN_TEMPLE:
+        return False  # "The adventurer will then stay put at the temple"
+    island = CELL_TILE + player * NUM_CELLS
+    closed = np.int64(0)  # visited or blocked
+    for other in range(NUM_COLOURS):
+        where = state[ADVENTURER_POS + player * NUM_COLOURS + other]
+        if other != colour and where >= 0:
+            closed |= np.int64(1) << where
+    budget = steps  # the steps left once on the start cell
+    goal = target
+    if target == TEMPLE_TARGET:
+        # Into the temple from the jungle cell beside it, through an exit facing it: one step.
+        temple = state[TEMPLE_JUNGLE + colour] - 1
+        goal = JUNGLE_CELL[temple]
+        if not TILE_EXITS[state[island + goal]] & JUNGLE_SIDE[temple]:
+            return False
+        budget -= 1
+    if position == ON_BEACH:
+        beach = state[ADVENTURER_BEACH + colour] - 1
+        start = BEACH_CELL[beach]
+        tile = state[island + start]
+        if tile == NO_TILE or not (TILE_EXITS[tile] & BEACH_SIDE[beach]) or (closed >> start) & 1:
+            return False
+        budget -= 1  # the step onto the beach's tile, itself a target
+        if start == goal:
+            return budget >= 0
+    else:
+        start = position
+        if start == goal:
+            return target == TEMPLE_TARGET and budget >= 0  # not back onto its own cell
+    frontier = np.int64(1) << start
+    closed |= frontier
+    for taken in range(budget):
+        grown = np.int64(0)
+        remaining = frontier
+        while remaining:
+            cell = trailing_zeros(remaining)
+            remaining &= remaining - 1
+            near = PATH_NEIGHBOURS[state[island + cell], cell] & ~closed
+            while near:
+                nxt = trailing_zeros(near)
+                near &= near - 1
+                if (PATH_NEIGHBOURS[state[island + nxt], nxt] >> cell) & 1:
+                    grown |= np.int64(1) << nxt
+        grown &= WITHIN[goal, budget - taken - 1]
+        if (grown >> goal) & 1:
+            return True
+        if grown == 0:
+            return False
+        closed |= grown
+        frontier = grown
+    return False
 
 
 @njit(cache=True)
@@ -432,9 +508,11 @@ def step(state: np.ndarray, action: int) -> None:
     send a kernel outside its arrays), then step_unrefused's few lines follow, written out.
 
     The refusal reads the state in this body (the rules of draft_legal_mask and
-    player_legal_mask, for one action; reachable_targets for a move): a helper taking the
-    state, called or inlined, makes numba count a reference to the array (two atomic
-    operations) around it, which cost more than the checks (benchmarks/refusal_cost.py)."""
+    player_legal_mask, for one action): a helper taking the state, called or inlined, makes
+    numba count a reference to the array (two atomic operations) around it, which cost more
+    than the checks (benchmarks/refusal_cost.py). A move's search is the exception, called:
+    inlined, it slowed every other action's step (measured: the kernel loop's ratio 1.18
+    against 1.08 called)."""
     if state[TERMINAL] or action < 0 or action >= N_ACTIONS:
         return
     current = phase(state)
@@ -472,7 +550,7 @@ def step(state: np.ndarray, action: int) -> None:
         elif MOVE_BASE <= action < MOVE_BASE + NUM_COLOURS * MOVE_TARGETS:
             colour, target = (action - MOVE_BASE) // MOVE_TARGETS, (action - MOVE_BASE) % MOVE_TARGETS
             steps = TILE_EXIT_COUNT[state[STACK + state[TILES_REVEALED] - 1]]
-            if not (reachable_targets(state, player, colour, steps, target) >> target) & 1:
+            if not move_reaches(state, player, colour, steps, target):
                 return
         elif action != DISCARD:  # discarding without moving is always allowed
             return

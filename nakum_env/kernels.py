@@ -892,7 +892,17 @@ def step(state: np.ndarray, action: int) -> None:
             elif action < HERITAGE_BASE:
                 card = state[MARKET_SLOT + (action - MARKET_BASE) % MARKET_SHOWN]
                 space = TILE_MARKET_SPACE[tile]
-                if space < 0 or card == NO_CARD or not can_pay(state, p, MARKET_COST[card]):
+                if space < 0 or card == NO_CARD:
+                    return
+                # can_pay, written out: the goods short of the cost, which tseek' may replace.
+                short = 0
+                for r in range(NUM_RES):
+                    lack = MARKET_COST[card, r] - state[res_at(p, r)]
+                    if lack > 0:
+                        if r >= GOODS:
+                            return
+                        short += lack
+                if short > state[res_at(p, TSEEK)]:
                     return
             elif action < ENCAMPMENT_BASE:
                 card = (action - HERITAGE_BASE) % NUM_HERITAGE
@@ -905,7 +915,16 @@ def step(state: np.ndarray, action: int) -> None:
                 side, option = (slot // MAX_OPTIONS) % 2, slot % MAX_OPTIONS
                 if state[ENCAMP_WORKER + position * 2 + side] != 0 or state[OPTION_CUBE + slot] != 0:
                     return
-                if not OPTION_EXISTS[tile, side, option] or not tile_has_basic_worker(state, position):
+                if not OPTION_EXISTS[tile, side, option]:
+                    return
+                # tile_has_basic_worker, written out: the tile's basic spaces are contiguous.
+                first = space_slot(position, 0, 0)
+                occupied = False
+                for worker_slot in range(first, first + MAX_SPACES * SPACE_PLACES):
+                    if state[worker_slot] != 0:
+                        occupied = True
+                        break
+                if not occupied:
                     return
                 space = -1  # no space of its own
             if space >= 0:

@@ -120,7 +120,7 @@ from pharaoh_env.state import (
 )
 from treasure_core.header import CURRENT_PLAYER, DECISIONS, NUM_PLAYERS, RNG, TERMINAL
 from treasure_core.jit import njit
-from treasure_core.kernels import init_header
+from treasure_core.kernels import init_header, mask_from_bits
 from treasure_core.rng import rng_seed, rng_shuffle
 
 _ONE = np.int64(1)
@@ -267,16 +267,7 @@ def free_actions(state, player, mask, write):
 
 @njit(cache=True)
 def figure_moves(state, player, cell, base, mask):
-    targets = move_targets(state, player, cell)
-    count = 0
-    c = 0
-    while targets:
-        if targets & 1:
-            mask[base + c] = 1
-            count += 1
-        targets >>= 1
-        c += 1
-    return count
+    return mask_from_bits(move_targets(state, player, cell), mask, base)
 
 
 @njit(cache=True)

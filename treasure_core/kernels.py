@@ -123,3 +123,20 @@ def sample_legal_actions(masks: np.ndarray, seed: int, out: np.ndarray) -> int:
                     break
                 k -= 1
     return empty
+
+
+@njit(cache=True, inline="always")
+def mask_from_bits(bits: int, out: np.ndarray, start: int) -> int:
+    """Set out[start + i] = 1 for each set bit i of `bits` (a bit set of targets), leaving the
+    other entries as they are; returns how many (the legal masks' move targets). `bits` is
+    non-negative. A shift per bit up to the highest: walking only the set bits (trailing zeros)
+    measured slower in Karuba's legal_mask."""
+    count = 0
+    i = start
+    while bits:
+        if bits & 1:
+            out[i] = 1
+            count += 1
+        bits >>= 1
+        i += 1
+    return count
