@@ -8,6 +8,7 @@ import contextlib
 import io
 import os
 import time
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
 import pytest
@@ -61,6 +62,11 @@ def _usable_cores() -> int:
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
+    _warm_up(session)
+    _start_bounds_checked_runs(session)
+
+
+def _warm_up(session: pytest.Session) -> None:
     wanted = os.environ.get("TREASURE_TEST_WARMUP")
     if wanted == "0" or (wanted != "1" and len(session.items) < WARMUP_MIN_TESTS):
         return
@@ -79,7 +85,48 @@ def pytest_collection_finish(session: pytest.Session) -> None:
         )
 
 
+def pytest_sessionstart(session: pytest.Session) -> None:
+    session.config.stash[BOUNDS_CHECKED_RUNS] = {}
+
+
+# The bounds-checked adversarial runs (tests/test_adversarial.py) are subprocesses that compile
+# their game again with NUMBA_BOUNDSCHECK=1 (about two minutes of compiling for the five games
+# on two cores): in a run of WARMUP_MIN_TESTS tests or more they start once the warm-up is done,
+# on every core but one, while the other tests run on the remaining core, and their tests run
+# last to read the results.
+BOUNDS_CHECKED_TEST = "test_corrupt_states_are_refused_or_play_on_with_bounds_checking"
+BOUNDS_CHECKED_RUNS = pytest.StashKey[dict[str, Future]]()
+
+
+def _bounds_checked_games(items: list[pytest.Item]) -> list[str]:
+    return [
+        item.callspec.params["name"]
+        for item in items
+        if getattr(item, "originalname", None) == BOUNDS_CHECKED_TEST and not item.get_closest_marker("skip")
+    ]
+
+
+def _start_bounds_checked_runs(session: pytest.Session) -> None:
+    games = _bounds_checked_games(session.items)
+    if not games or len(session.items) < WARMUP_MIN_TESTS:
+        return  # a short run: the test's fixture runs them itself, on every core
+    from treasure_core import adversarial
+
+    pool = ThreadPoolExecutor(max_workers=max(1, _usable_cores() - 1), thread_name_prefix="bounds-checked")
+    session.config.stash[BOUNDS_CHECKED_RUNS] = {
+        name: pool.submit(adversarial.run_in_subprocess, name) for name in games
+    }
+    pool.shutdown(wait=False)
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    for run in session.config.stash.get(BOUNDS_CHECKED_RUNS, {}).values():
+        run.cancel()  # those not started yet, when the run stops early (-x)
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    # The bounds-checked tests last (a stable sort keeps the rest in order): see above.
+    items.sort(key=lambda item: getattr(item, "originalname", None) == BOUNDS_CHECKED_TEST)
     if config.getoption("--long"):
         return
     skip = pytest.mark.skip(reason="the long tier runs with --long")
