@@ -1,14 +1,16 @@
 """Shared fixtures: every registered game, in every player count and option value
 (treasure_core.conformance.configs), and the two tiers: the default suite, and the long one
-(`pytest --long`) that adds the tests marked `long`."""
+(`pytest --long`) that adds the tests marked `long` (`pytest --long -m long`: those alone)."""
 
 from __future__ import annotations
 
 import contextlib
+import importlib
 import io
 import os
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -22,13 +24,12 @@ def _config_id(name: str, options: dict[str, Any]) -> str:
 
 
 def _configs() -> list[Any]:
-    """Every player count and every option value of every game in the default suite; the
-    combinations a game asks for (GameSpec.test_configs) in the long tier."""
+    """Every player count of every game at default options in the default suite; each other
+    option value, and the combinations a game asks for (GameSpec.test_configs), in the long tier."""
     params = []
     for game in all_games():
-        single = configs(game, combinations=False)
         for options in configs(game):
-            marks = () if options in single else (pytest.mark.long,)
+            marks = () if set(options) == {"num_players"} else (pytest.mark.long,)
             params.append(pytest.param((game.name, options), id=_config_id(game.name, options), marks=marks))
     return params
 
@@ -61,6 +62,13 @@ def _usable_cores() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
+def _source_size(name: str) -> int:
+    from treasure_core.registry import module_of
+
+    package = Path(importlib.import_module(module_of(name)).__file__).parent
+    return sum(path.stat().st_size for path in package.rglob("*.py"))
+
+
 def pytest_collection_finish(session: pytest.Session) -> None:
     _warm_up(session)
     _start_bounds_checked_runs(session)
@@ -73,7 +81,10 @@ def _warm_up(session: pytest.Session) -> None:
     from treasure_apps.warmup import run_warmup
     from treasure_core.registry import game_names
 
-    games = game_names()
+    # The longest compile first, so that the last game to start is a short one: the games by
+    # the size of their package's source, largest first (Nakum's compiles longest, Karuba's
+    # shortest; registered last and first, the cores ended with Nakum alone).
+    games = sorted(game_names(), key=_source_size, reverse=True)
     start = time.perf_counter()
     with contextlib.redirect_stdout(io.StringIO()):
         run_warmup(games, jobs=min(len(games), _usable_cores()))
