@@ -1,13 +1,16 @@
 """Shared fixtures: every registered game, in every player count and option value
 (treasure_core.conformance.configs), and the two tiers: the default suite, and the long one
-(`pytest --long`) that adds the tests marked `long`."""
+(`pytest --long`) that adds the tests marked `long` (`pytest --long -m long`: those alone)."""
 
 from __future__ import annotations
 
 import contextlib
+import importlib
 import io
 import os
 import time
+from concurrent.futures import Future, ThreadPoolExecutor
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,13 +24,12 @@ def _config_id(name: str, options: dict[str, Any]) -> str:
 
 
 def _configs() -> list[Any]:
-    """Every player count and every option value of every game in the default suite; the
-    combinations a game asks for (GameSpec.test_configs) in the long tier."""
+    """Every player count of every game at default options in the default suite; each other
+    option value, and the combinations a game asks for (GameSpec.test_configs), in the long tier."""
     params = []
     for game in all_games():
-        single = configs(game, combinations=False)
         for options in configs(game):
-            marks = () if options in single else (pytest.mark.long,)
+            marks = () if set(options) == {"num_players"} else (pytest.mark.long,)
             params.append(pytest.param((game.name, options), id=_config_id(game.name, options), marks=marks))
     return params
 
@@ -60,14 +62,29 @@ def _usable_cores() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
+def _source_size(name: str) -> int:
+    from treasure_core.registry import module_of
+
+    package = Path(importlib.import_module(module_of(name)).__file__).parent
+    return sum(path.stat().st_size for path in package.rglob("*.py"))
+
+
 def pytest_collection_finish(session: pytest.Session) -> None:
+    _warm_up(session)
+    _start_bounds_checked_runs(session)
+
+
+def _warm_up(session: pytest.Session) -> None:
     wanted = os.environ.get("TREASURE_TEST_WARMUP")
     if wanted == "0" or (wanted != "1" and len(session.items) < WARMUP_MIN_TESTS):
         return
     from treasure_apps.warmup import run_warmup
     from treasure_core.registry import game_names
 
-    games = game_names()
+    # The longest compile first, so that the last game to start is a short one: the games by
+    # the size of their package's source, largest first (Nakum's compiles longest, Karuba's
+    # shortest; registered last and first, the cores ended with Nakum alone).
+    games = sorted(game_names(), key=_source_size, reverse=True)
     start = time.perf_counter()
     with contextlib.redirect_stdout(io.StringIO()):
         run_warmup(games, jobs=min(len(games), _usable_cores()))
@@ -79,7 +96,48 @@ def pytest_collection_finish(session: pytest.Session) -> None:
         )
 
 
+def pytest_sessionstart(session: pytest.Session) -> None:
+    session.config.stash[BOUNDS_CHECKED_RUNS] = {}
+
+
+# The bounds-checked adversarial runs (tests/test_adversarial.py) are subprocesses that compile
+# their game again with NUMBA_BOUNDSCHECK=1 (about two minutes of compiling for the five games
+# on two cores): in a run of WARMUP_MIN_TESTS tests or more they start once the warm-up is done,
+# on every core but one, while the other tests run on the remaining core, and their tests run
+# last to read the results.
+BOUNDS_CHECKED_TEST = "test_corrupt_states_are_refused_or_play_on_with_bounds_checking"
+BOUNDS_CHECKED_RUNS = pytest.StashKey[dict[str, Future]]()
+
+
+def _bounds_checked_games(items: list[pytest.Item]) -> list[str]:
+    return [
+        item.callspec.params["name"]
+        for item in items
+        if getattr(item, "originalname", None) == BOUNDS_CHECKED_TEST and not item.get_closest_marker("skip")
+    ]
+
+
+def _start_bounds_checked_runs(session: pytest.Session) -> None:
+    games = _bounds_checked_games(session.items)
+    if not games or len(session.items) < WARMUP_MIN_TESTS:
+        return  # a short run: the test's fixture runs them itself, on every core
+    from treasure_core import adversarial
+
+    pool = ThreadPoolExecutor(max_workers=max(1, _usable_cores() - 1), thread_name_prefix="bounds-checked")
+    session.config.stash[BOUNDS_CHECKED_RUNS] = {
+        name: pool.submit(adversarial.run_in_subprocess, name) for name in games
+    }
+    pool.shutdown(wait=False)
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    for run in session.config.stash.get(BOUNDS_CHECKED_RUNS, {}).values():
+        run.cancel()  # those not started yet, when the run stops early (-x)
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    # The bounds-checked tests last (a stable sort keeps the rest in order): see above.
+    items.sort(key=lambda item: getattr(item, "originalname", None) == BOUNDS_CHECKED_TEST)
     if config.getoption("--long"):
         return
     skip = pytest.mark.skip(reason="the long tier runs with --long")

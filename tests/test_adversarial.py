@@ -16,6 +16,7 @@ import textwrap
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
+from conftest import BOUNDS_CHECKED_RUNS
 from trajectories import in_tree
 
 from treasure_core import adversarial
@@ -26,12 +27,16 @@ GAMES = [game.name for game in all_games() if in_tree(game)]
 
 
 @pytest.fixture(scope="module")
-def bounds_checked_runs() -> dict[str, tuple[int, str]]:
-    """Every game's bounds-checked run, one subprocess per core at once: each compiles its game
-    again with bounds checking, and the compile is most of its time."""
+def bounds_checked_runs(request: pytest.FixtureRequest) -> dict[str, tuple[int, str]]:
+    """Every game's bounds-checked run: each compiles its game again with bounds checking, and
+    the compile is most of its time. A long run started them in the background after the
+    warm-up (conftest.BOUNDS_CHECKED_RUNS); the others run here, one subprocess per core."""
+    started = request.config.stash.get(BOUNDS_CHECKED_RUNS, {})
+    missing = [name for name in GAMES if name not in started]
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-    with ThreadPoolExecutor(max_workers=max(1, min(cores, len(GAMES)))) as pool:
-        return dict(zip(GAMES, pool.map(adversarial.run_in_subprocess, GAMES), strict=True))
+    with ThreadPoolExecutor(max_workers=max(1, min(cores, len(missing) or 1))) as pool:
+        runs = dict(zip(missing, pool.map(adversarial.run_in_subprocess, missing), strict=True))
+    return {name: runs[name] if name in runs else started[name].result() for name in GAMES}
 
 
 @pytest.mark.parametrize("name", GAMES)

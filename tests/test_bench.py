@@ -56,29 +56,37 @@ def assert_rate(figures: dict[str, Any]) -> None:
 
 
 # The default tier measures one sequential and one simultaneous game (each game's start-up
-# figures cost fresh interpreters); the long tier measures every registered game.
+# figures cost fresh interpreters); the long tier every registered game
+# (test_full_run_of_every_game, the same checks).
 DEFAULT_TIER_GAMES = ["nakbe", "tomb"]
 
 
+def bench_report(out: Path, games: list[str]) -> tuple[dict[str, Any], Path]:
+    args = bench_parser().parse_args(
+        ["bench", "--quick", "--seconds", "0.003", "--no-peers", "--memory-games", str(MEMORY_GAMES)]
+        + ["--games", *games, "--out", str(out)]
+    )
+    assert args.run(args) == 0
+    return json.loads((out / "bench.json").read_text()), out
+
+
 @pytest.fixture(scope="module")
-def quick_games(request: pytest.FixtureRequest) -> list[str]:
-    return game_names() if request.config.getoption("--long") else DEFAULT_TIER_GAMES
+def quick_games() -> list[str]:
+    return DEFAULT_TIER_GAMES
 
 
 @pytest.fixture(scope="module")
 def quick_report(
     tmp_path_factory: pytest.TempPathFactory, quick_games: list[str]
 ) -> tuple[dict[str, Any], Path]:
-    out = tmp_path_factory.mktemp("bench")
-    args = bench_parser().parse_args(
-        ["bench", "--quick", "--seconds", "0.003", "--no-peers", "--memory-games", str(MEMORY_GAMES)]
-        + ["--games", *quick_games, "--out", str(out)]
-    )
-    assert args.run(args) == 0
-    return json.loads((out / "bench.json").read_text()), out
+    return bench_report(tmp_path_factory.mktemp("bench"), quick_games)
 
 
 def test_quick_run_has_every_game_and_field(quick_report, quick_games):
+    check_every_game_and_field(quick_report, quick_games)
+
+
+def check_every_game_and_field(quick_report: tuple[dict[str, Any], Path], quick_games: list[str]) -> None:
     report, out = quick_report
     assert report["schema_version"] == bench.SCHEMA_VERSION
     assert report["command"] == (
@@ -147,6 +155,10 @@ def test_quick_run_has_every_game_and_field(quick_report, quick_games):
 
 
 def test_quick_run_writes_the_readme_tables(quick_report, quick_games):
+    check_the_readme_tables(quick_report, quick_games)
+
+
+def check_the_readme_tables(quick_report: tuple[dict[str, Any], Path], quick_games: list[str]) -> None:
     report, out = quick_report
     tables = (out / "bench.md").read_text()
     assert tables == bench.markdown(report)
@@ -157,6 +169,12 @@ def test_quick_run_writes_the_readme_tables(quick_report, quick_games):
 
 
 def test_quick_run_prints_the_table(quick_report, quick_games, capsys):
+    check_the_printed_table(quick_report, quick_games, capsys)
+
+
+def check_the_printed_table(
+    quick_report: tuple[dict[str, Any], Path], quick_games: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
     # The module fixture ran the command before capsys could see it, so print the table again.
     report, _ = quick_report
     bench.print_report(report)
@@ -164,6 +182,16 @@ def test_quick_run_prints_the_table(quick_report, quick_games, capsys):
     for game in quick_games:
         assert f"{game} aec" in out and f"{game} playout x{bench.PLAYOUT_BATCH} in kernel" in out
     assert "skipped (--no-peers)" in out and "targets" in out
+
+
+@pytest.mark.long
+def test_full_run_of_every_game(tmp_path, capsys):
+    """The three checks above on a quick run of every registered game."""
+    games = game_names()
+    report = bench_report(tmp_path, games)
+    check_every_game_and_field(report, games)
+    check_the_readme_tables(report, games)
+    check_the_printed_table(report, games, capsys)
 
 
 def test_a_missing_or_failing_peer_is_null_with_the_reason(monkeypatch):

@@ -1,6 +1,8 @@
 """The conformance suite (treasure_core.conformance) on every registered game, player count and
-option value (see conftest.CONFIGS): one test per check. A new game joins by registering. The
-Parallel env's checks are in test_parallel.py. The last tests check the suite itself."""
+option value (see conftest.CONFIGS: every player count at default options in the default tier,
+each other option value and combination in the long tier): one test per check. A new game
+joins by registering. The Parallel env's checks are in test_parallel.py. The last tests check
+the suite itself."""
 
 from __future__ import annotations
 

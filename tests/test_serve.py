@@ -204,21 +204,42 @@ def click_one_action(driver: Any, rng: np.random.Generator) -> str:
     return "list"
 
 
-def play_in_browser(driver: Any, url: str, seed: int, max_clicks: int = 5000) -> dict[str, int]:
-    """A whole game in the page by clicking; how many clicks of each kind it took."""
+def play_in_browser(driver: Any, url: str, seed: int, max_clicks: int | None = None) -> dict[str, int]:
+    """A whole game in the page: by clicking, or after `max_clicks` clicks the rest through the
+    page's own requests (api/act), then the page loaded again at its end screen; how many clicks
+    of each kind it took ("requests": the decisions sent without a click)."""
     rng = np.random.default_rng(seed)
     driver.get(url)
     wait(driver, page_ready)
-    clicks = {"board": 0, "offered": 0, "list": 0}
+    clicks = {"board": 0, "offered": 0, "list": 0, "requests": 0}
     body = driver.find_element("tag name", "body")
     while body.get_attribute("data-over") != "true":
-        assert sum(clicks.values()) < max_clicks
+        if max_clicks is not None and sum(clicks.values()) >= max_clicks:
+            clicks["requests"] = finish_through_requests(url, rng)
+            driver.get(url)
+            wait(driver, page_ready)
+            body = driver.find_element("tag name", "body")
+            assert body.get_attribute("data-over") == "true"
+            break
         before = body.get_attribute("data-decision")
         clicks[click_one_action(driver, rng)] += 1
         wait_for_next(driver, before)
         assert not driver.find_element("id", "error").text, driver.find_element("id", "error").text
     assert "game over" in driver.find_element("id", "result").text
     return clicks
+
+
+def finish_through_requests(url: str, rng: np.random.Generator) -> int:
+    """The person's remaining decisions sent as the page sends them, each one of the legal
+    actions the view offers; how many."""
+    status, view = request(url + "api/view")
+    sent = 0
+    while not view["over"]:
+        assert status == 200, view
+        choice = view["legal"][int(rng.integers(len(view["legal"])))]["action"]
+        status, view = request(url + "api/act", {"action": choice, "decision": view["decision"]})
+        sent += 1
+    return sent
 
 
 def recorded_page(tmp_path: Path, name: str, players: int = 2, seed: int = 3) -> tuple[Path, int]:
@@ -280,17 +301,24 @@ def test_the_page_in_a_browser(browser: Any, tmp_path: Path) -> None:
     check_replay_page(browser, out.as_uri(), steps)
 
 
+# Clicks of a whole game in the browser; a longer game (a random person's Pharaoh game runs to
+# thousands of decisions) sends the rest as the page does and shows the end screen.
+BROWSER_CLICKS = 500
+
+
 @pytest.mark.long
 @pytest.mark.parametrize("name", [game.name for game in all_games()])
 def test_a_whole_game_in_the_browser(browser: Any, name: str, tmp_path: Path) -> None:
-    """A whole game of every game, clicked in the page against the game's bot; then the game's
-    own replay (the page's save) served by `replay`, and its --html export from file://."""
+    """A whole game of every game in the page against the game's bot, clicked (the first
+    BROWSER_CLICKS decisions of a longer one, the rest sent as the page sends them, then the end
+    screen); then the game's own replay (the page's save) served by `replay`, and its --html
+    export from file://."""
     game = get_game(name)
     players = max(game.min_players, min(3, game.max_players))
     played = session(name, players=players, agent=next(iter(game.bots), "random"), seed=11)
     start = time.perf_counter()
     with running(play_app(played)) as url:
-        clicks = play_in_browser(browser, url, seed=11)
+        clicks = play_in_browser(browser, url, seed=11, max_clicks=BROWSER_CLICKS)
         _, record = request(url + "api/replay.json")
     seconds = time.perf_counter() - start
     print(f"{name}: a whole game in the browser, {sum(clicks.values())} clicks {clicks}, {seconds:.1f} s")

@@ -122,15 +122,35 @@ def test_bad_wrapper_arguments_are_errors():
 
 
 # -- the learner's reward --------------------------------------------------------------------
+# The default tier stops once both endings were seen, after at least MIN_OUTCOME_EPISODES (random
+# Pharaoh games run to thousands of decisions); the long tier plays all OUTCOME_EPISODES.
+OUTCOME_EPISODES = 300
+MIN_OUTCOME_EPISODES = 20
+
+
 @pytest.mark.parametrize("name", GAME_NAMES)
 @pytest.mark.parametrize("reward_mode", ["win_loss", "score_diff"])
 def test_the_learner_gets_its_own_outcome_whoever_ends_the_game(name, reward_mode):
+    check_the_learners_outcome(name, reward_mode, stop_early=True)
+
+
+@pytest.mark.long
+@pytest.mark.parametrize("name", GAME_NAMES)
+@pytest.mark.parametrize("reward_mode", ["win_loss", "score_diff"])
+def test_the_learner_gets_its_own_outcome_whoever_ends_the_game_long(name, reward_mode):
+    check_the_learners_outcome(name, reward_mode, stop_early=False)
+
+
+def check_the_learners_outcome(name: str, reward_mode: str, stop_early: bool) -> None:
     game = get_game(name)
     players = max(game.min_players, 2)  # an opponent must be able to end the game
     env = TreasureGymEnv(name, opponents=RecordingRandom, num_players=players, reward=reward_mode)
     rng = np.random.default_rng(0)
     ended_by = {"learner": 0, "opponent": 0, "opponent, other reward": 0}
-    for episode in range(300):
+    for episode in range(OUTCOME_EPISODES):
+        both_seen = ended_by["learner"] > 0 and ended_by["opponent, other reward"] > 0
+        if stop_early and both_seen and episode >= MIN_OUTCOME_EPISODES:
+            break
         obs, info = env.reset(seed=episode)
         terminated = truncated = False
         while not (terminated or truncated):
@@ -270,7 +290,7 @@ def _tiny_config(sb3_train):
         n_epochs=1,
         snapshot_every=128,
         eval_every=128,
-        eval_games=4,
+        eval_games=1,  # one game each: an untrained Pharaoh policy plays thousands of decisions
         checkpoint_every=128,
         net_arch=[16],
     )
