@@ -2,7 +2,6 @@
 the contract in docs/architecture.md; the batch forms are generated into batch.py."""
 
 import numpy as np
-from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from karuba_env.data import (
@@ -76,6 +75,7 @@ from karuba_env.state import (
     TREASURE,
 )
 from treasure_core.header import CURRENT_PLAYER, DECISIONS, NUM_PLAYERS, RNG, TERMINAL
+from treasure_core.jit import njit
 from treasure_core.kernels import init_header, mask_from_bits
 from treasure_core.rng import rng_below, rng_seed, rng_shuffle
 

@@ -58,13 +58,11 @@ def _compiled_signatures(dispatcher: CPUDispatcher) -> set[tuple[types.Type, ...
 
 # Modules still on numba's own njit, with the reason; each compiles some kernel for two widths.
 NOT_YET = {
-    "karuba_env.kernels": "edited on another branch: distance_allowed, reachable, reachable_targets, ...",
     "karuba_env.bots": "edited on another branch; calls tie_key with a literal action",
     "pharaoh_env.bots": "edited on another branch: best_move, way_score, best_rotation",
     "tomb_env.exploiters": "exploit_action takes literal flags on purpose (one variant per exploiter)",
 }
-# treasure_core.kernels keeps numba's njit too: tie_key gets a literal action from karuba's bots.
-NOT_YET_FUNCTIONS = {"treasure_core.kernels.tie_key"}
+NOT_YET_FUNCTIONS: set[str] = set()
 
 
 def _width_repeats(package: str) -> dict[str, list[str]]:

@@ -3,7 +3,7 @@ and turning final scores into winners and rewards. Plain @njit functions (no fun
 caches them (docs/architecture.md, The kernel contract)."""
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
 from treasure_core.header import (
     DECISIONS,
@@ -16,6 +16,7 @@ from treasure_core.header import (
     RNG,
     TERMINAL,
 )
+from treasure_core.jit import njit
 from treasure_core.rng import GOLDEN, mix64, rng_next, rng_seed
 
 
