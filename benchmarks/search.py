@@ -86,6 +86,11 @@ def main(argv: list[str] | None = None) -> None:
         "--spec", default="", help="search parameters over the game's defaults, key=value,..."
     )
     parser.add_argument("--threads", default="1,2", help="thread counts timed (default 1,2)")
+    parser.add_argument("--opponents", default="bot,random", help="the opponents (default bot,random)")
+    parser.add_argument(
+        "--random-games", type=int, default=0, help="games per match against random (default: --games)"
+    )
+    parser.add_argument("--seed", type=int, default=0, help="the matches' seed (game g deals from it and g)")
     args = parser.parse_args(argv)
     numba.set_num_threads(1)
     names = [n for n in args.games_list.split(",") if n]
@@ -114,10 +119,11 @@ def main(argv: list[str] | None = None) -> None:
             players = PLAYERS.get(name, 2)
             search = agent_factory(game, f"mcts:sims={args.sims}" + (f",{args.spec}" if args.spec else ""))
             label = defaults_label(name, args.spec)
-            for opponent in ("bot", "random"):
+            for opponent in [o for o in args.opponents.split(",") if o]:
                 start = time.perf_counter()
                 other = agent_factory(game, opponent)
-                result = win_rate(game, {"num_players": players}, search, other, args.games)
+                games = args.random_games if opponent == "random" and args.random_games else args.games
+                result = win_rate(game, {"num_players": players}, search, other, games, seed=args.seed)
                 took = time.perf_counter() - start
                 print(
                     f"| {name} | {players} | {label} | {opponent} | {result} | {result.games}"

@@ -296,9 +296,11 @@ def test_agent_factory_names_the_search():
     assert (timed["time_ms"], timed["playout"], timed["epsilon"]) == (50.0, "random", 0.1)
     # A game's own defaults (treasure_core.agents.MCTS_GAME_DEFAULTS), unless the spec names them.
     assert agent_factory(game, "mcts")(0).params["playout"] == "bot"
+    # docs/search.md, "Each game's defaults": the bot-rules playout cut after a few steps.
     karuba = agent_factory(get_game("karuba"), "mcts")(0).params
-    assert (karuba["playout"], karuba["max_steps"], karuba["c"]) == ("bot", 4, 0.3)
-    assert agent_factory(get_game("pharaoh"), "mcts")(0).params["max_steps"] == 100
+    assert (karuba["playout"], karuba["max_steps"], karuba["c"]) == ("bot", 6, 0.4)
+    pharaoh = agent_factory(get_game("pharaoh"), "mcts")(0).params
+    assert (pharaoh["playout"], pharaoh["max_steps"], pharaoh["c"]) == ("bot", 40, 0.3)
     assert agent_factory(get_game("pharaoh"), "mcts:max_steps=300")(0).params["max_steps"] == 300
     for spec, match in [
         ("mcts:depth=3", "unknown parameter 'depth'.*sims, c, playout, epsilon, seed, max_steps, .*time_ms"),
