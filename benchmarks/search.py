@@ -10,7 +10,9 @@ numba set to two threads; the mean over positions reached by random play, after 
 compile), and the win rate with its 95% Wilson interval (treasure_apps.stats) of the search at
 --sims simulations in one seat against the scripted bot ("bot" in game.bots) and against
 random play in all others, at 2 players (3 for Tomb Trader); the seat rotates (game g: seat g
-mod n). --spec adds search parameters (e.g. "playout=random,max_steps=300"). Never a timed test.
+mod n). --spec adds search parameters (e.g. "playout=random,max_steps=300"); --opponents,
+--random-games and --seed pick the matches (two runs with different seeds add up to one
+sample). Never a timed test.
 """
 
 from __future__ import annotations
@@ -71,7 +73,7 @@ def ms_per_decision(
 def defaults_label(name: str, spec: str = "") -> str:
     params = parse_mcts_spec(f"mcts:{spec}", get_game(name))
     epsilon = f", epsilon {params['epsilon']}" if params["playout"] == "bot" and params["epsilon"] else ""
-    return f"{params['playout']}{epsilon}, cap {params['max_steps']}"
+    return f"{params['playout']}{epsilon}, cap {params['max_steps']}, c {params['c']}"
 
 
 def main(argv: list[str] | None = None) -> None:
