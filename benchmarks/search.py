@@ -10,7 +10,9 @@ numba set to two threads; the mean over positions reached by random play, after 
 compile), and the win rate with its 95% Wilson interval (treasure_apps.stats) of the search at
 --sims simulations in one seat against the scripted bot ("bot" in game.bots) and against
 random play in all others, at 2 players (3 for Tomb Trader); the seat rotates (game g: seat g
-mod n). --spec adds search parameters (e.g. "playout=random,max_steps=300"). Never a timed test.
+mod n). --spec adds search parameters (e.g. "playout=random,max_steps=300"); --opponents,
+--random-games and --seed pick the matches (two runs with different seeds add up to one
+sample). Never a timed test.
 """
 
 from __future__ import annotations
@@ -71,7 +73,7 @@ def ms_per_decision(
 def defaults_label(name: str, spec: str = "") -> str:
     params = parse_mcts_spec(f"mcts:{spec}", get_game(name))
     epsilon = f", epsilon {params['epsilon']}" if params["playout"] == "bot" and params["epsilon"] else ""
-    return f"{params['playout']}{epsilon}, cap {params['max_steps']}"
+    return f"{params['playout']}{epsilon}, cap {params['max_steps']}, c {params['c']}"
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -86,6 +88,11 @@ def main(argv: list[str] | None = None) -> None:
         "--spec", default="", help="search parameters over the game's defaults, key=value,..."
     )
     parser.add_argument("--threads", default="1,2", help="thread counts timed (default 1,2)")
+    parser.add_argument("--opponents", default="bot,random", help="the opponents (default bot,random)")
+    parser.add_argument(
+        "--random-games", type=int, default=0, help="games per match against random (default: --games)"
+    )
+    parser.add_argument("--seed", type=int, default=0, help="the matches' seed (game g deals from it and g)")
     args = parser.parse_args(argv)
     numba.set_num_threads(1)
     names = [n for n in args.games_list.split(",") if n]
@@ -114,10 +121,11 @@ def main(argv: list[str] | None = None) -> None:
             players = PLAYERS.get(name, 2)
             search = agent_factory(game, f"mcts:sims={args.sims}" + (f",{args.spec}" if args.spec else ""))
             label = defaults_label(name, args.spec)
-            for opponent in ("bot", "random"):
+            for opponent in [o for o in args.opponents.split(",") if o]:
                 start = time.perf_counter()
                 other = agent_factory(game, opponent)
-                result = win_rate(game, {"num_players": players}, search, other, args.games)
+                games = args.random_games if opponent == "random" and args.random_games else args.games
+                result = win_rate(game, {"num_players": players}, search, other, games, seed=args.seed)
                 took = time.perf_counter() - start
                 print(
                     f"| {name} | {players} | {label} | {opponent} | {result} | {result.games}"

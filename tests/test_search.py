@@ -116,6 +116,39 @@ def test_karubas_playout_player_is_legal_and_with_every_field_the_scripted_bot()
         assert greedy == bots.heuristic_action(state, np.int64(player), np.int64(5))
 
 
+def test_pharaohs_playout_player_is_legal_in_states_reached_by_play():
+    """bots.playout_action, the search's playout in Pharaoh: a legal action in every phase
+    (orientation, photograph, play, the collapse), in states reached by the bot and by random
+    play; the playout_policy the search imports."""
+    from pharaoh_env import bots
+    from pharaoh_env.state import COLLAPSE, N_ACTIONS, PHASE
+
+    assert bots.playout_policy is bots.playout_action
+    game = get_game("pharaoh")
+    env = make_env("pharaoh", num_players=2)
+    rng = np.random.default_rng(4)
+    mask = np.zeros(N_ACTIONS, np.int8)
+    phases, collapsing = set(), 0
+    for case in range(6):
+        env.reset(seed=case)
+        for move in range(3000):
+            if env.is_over():
+                break
+            state = env.get_state()
+            player = int(state[CURRENT_PLAYER])
+            mask[:] = 0
+            game.kernels.legal_mask(state, np.int64(player), mask)
+            action = bots.playout_action(state, np.int64(player), np.int64(move))
+            assert mask[action] == 1
+            phases.add(int(state[PHASE]))
+            collapsing += int(state[COLLAPSE])
+            # Half the games by the policy itself, half with random moves mixed in.
+            if case % 2 and rng.random() < 0.5:
+                action = int(rng.choice(np.flatnonzero(mask)))
+            env.step(action)
+    assert len(phases) >= 2 and collapsing > 0
+
+
 @pytest.mark.parametrize("threads", [1, 2])
 @pytest.mark.parametrize("name", ["nakbe", "tomb"])
 def test_a_search_in_chunks_is_the_search_of_their_total(name, threads):
@@ -263,9 +296,11 @@ def test_agent_factory_names_the_search():
     assert (timed["time_ms"], timed["playout"], timed["epsilon"]) == (50.0, "random", 0.1)
     # A game's own defaults (treasure_core.agents.MCTS_GAME_DEFAULTS), unless the spec names them.
     assert agent_factory(game, "mcts")(0).params["playout"] == "bot"
+    # docs/search.md, "Each game's defaults": the bot-rules playout cut after a few steps.
     karuba = agent_factory(get_game("karuba"), "mcts")(0).params
-    assert (karuba["playout"], karuba["max_steps"], karuba["c"]) == ("bot", 4, 0.3)
-    assert agent_factory(get_game("pharaoh"), "mcts")(0).params["max_steps"] == 100
+    assert (karuba["playout"], karuba["max_steps"], karuba["c"]) == ("bot", 6, 0.4)
+    pharaoh = agent_factory(get_game("pharaoh"), "mcts")(0).params
+    assert (pharaoh["playout"], pharaoh["max_steps"], pharaoh["c"]) == ("bot", 40, 0.3)
     assert agent_factory(get_game("pharaoh"), "mcts:max_steps=300")(0).params["max_steps"] == 300
     for spec, match in [
         ("mcts:depth=3", "unknown parameter 'depth'.*sims, c, playout, epsilon, seed, max_steps, .*time_ms"),

@@ -74,15 +74,16 @@ MCTS_DEFAULTS = {
 MCTS_PLAYOUTS = ("random", "bot")
 # Each game's own defaults over MCTS_DEFAULTS, chosen by measurement (docs/search.md): the bot
 # playout where the scripted bot is cheap enough for 400 simulations in 50 ms and makes the
-# search stronger; Karuba's bot is too slow for it (about 1 s per decision) and Pharaoh's
-# random games run thousands of moves, so Pharaoh's playouts stop early, scored by returns.
+# search stronger. Karuba's and Pharaoh's bots are too slow for it (about 1 s and 0.5 s per
+# decision), so each plays its playouts by a cheaper player of the bot's rules, cut after a
+# few steps and valued there by bots.playout_value, at a small exploration constant.
 # A game not named here (a new game) gets MCTS_DEFAULTS.
 MCTS_GAME_DEFAULTS: dict[str, dict[str, Any]] = {
     "nakbe": {"playout": "bot"},
     "tomb": {"playout": "bot"},
     "nakum": {"playout": "bot"},
-    "karuba": {"playout": "bot", "max_steps": 4, "c": 0.3},  # bots.focused_action, cut valued
-    "pharaoh": {"max_steps": 100},
+    "karuba": {"playout": "bot", "max_steps": 6, "c": 0.4},  # bots.focused_action, cut valued
+    "pharaoh": {"playout": "bot", "max_steps": 40, "c": 0.3},  # bots.playout_action, cut valued
 }
 MCTS_INTEGERS = ("sims", "seed", "max_steps", "threads")
 MCTS_NUMBERS = ("c", "epsilon", "time_ms")
