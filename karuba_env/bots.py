@@ -5,7 +5,6 @@ showing and the treasure stacks; never the undrawn order nor the others' pending
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from karuba_env.data import (
     BEACH_CELL,
@@ -47,6 +46,7 @@ from karuba_env.state import (
 )
 from treasure_core.agents import KernelBot
 from treasure_core.header import NUM_PLAYERS, REWARD_MODE
+from treasure_core.jit import njit
 from treasure_core.kernels import tie_key
 from treasure_core.playout_value import estimated_rewards
 

@@ -6,7 +6,6 @@ order (tests check that re-dealing those never changes its choice)."""
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from pharaoh_env.data import (
     ARCHAEOLOGIST_PENALTY,
@@ -72,6 +71,7 @@ from pharaoh_env.state import (
 )
 from treasure_core.agents import KernelBot
 from treasure_core.header import CURRENT_PLAYER, NUM_PLAYERS, REWARD_MODE
+from treasure_core.jit import njit
 from treasure_core.kernels import tie_key
 from treasure_core.playout_value import estimated_rewards
 

@@ -58,11 +58,8 @@ def _compiled_signatures(dispatcher: CPUDispatcher) -> set[tuple[types.Type, ...
 
 # Modules still on numba's own njit, with the reason; each compiles some kernel for two widths.
 NOT_YET = {
-    "karuba_env.bots": "edited on another branch; calls tie_key with a literal action",
-    "pharaoh_env.bots": "edited on another branch: best_move, way_score, best_rotation",
     "tomb_env.exploiters": "exploit_action takes literal flags on purpose (one variant per exploiter)",
 }
-NOT_YET_FUNCTIONS: set[str] = set()
 
 
 def _width_repeats(package: str) -> dict[str, list[str]]:
@@ -77,7 +74,7 @@ def _width_repeats(package: str) -> dict[str, list[str]]:
                 continue
             signatures = _compiled_signatures(value)
             widened = {tuple(one_width(arg) for arg in signature) for signature in signatures}
-            if len(widened) < len(signatures) and f"{name}.{attribute}" not in NOT_YET_FUNCTIONS:
+            if len(widened) < len(signatures):
                 repeats[f"{name}.{attribute}"] = sorted(str(signature) for signature in signatures)
     return repeats
 
