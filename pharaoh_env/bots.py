@@ -137,41 +137,29 @@ def orientation_value(state, cell, exits):
     return value
 
 
+NO_PLAN = -1  # planned_action: no plan applies, the figures are stuck
+
+
 @njit(cache=True)
-def heuristic_action(state: np.ndarray, player: int, salt: int = 0) -> int:
-    """Take every treasure in reach; carry treasures home; walk to lying treasures; discover
-    tiles (oriented to keep a way back); run home once the collapse has started; when stuck,
-    rotate or wander."""
-    mask = np.zeros(N_ACTIONS, np.int8)
-    legal_mask(state, player, mask)
-    best, best_value, best_key = PASS_ACTION, -1e9, np.uint64(0)
-    if state[PHASE] == PHASE_ORIENT:
-        cell = state[PENDING_CELL]
-        exits = TILE_EXITS[state[CELL_TILE + cell]]
-        for rot in range(4):
-            action = ORIENT_BASE + rot
-            if mask[action]:
-                value = orientation_value(state, cell, ROTATED[exits, rot])
-                key = tie_key(salt, state, action)
-                if value > best_value or (value == best_value and key > best_key):
-                    best, best_value, best_key = action, value, key
-        return best
-    if state[PHASE] == PHASE_PHOTO:
-        for photo in range(PHOTO_TREASURES.size):
-            action = PHOTO_BASE + photo
-            if mask[action]:
-                value = (
-                    UNSEEN_VALUE * PHOTO_TREASURES[photo]
-                    - 1.5 * PHOTO_MUMMY[photo]
-                    - 0.5 * PHOTO_CURSE[photo]
-                )
-                key = tie_key(salt, state, action)
-                if value > best_value or (value == best_value and key > best_key):
-                    best, best_value, best_key = action, value, key
-        return best
+def carries(state: np.ndarray, player: int) -> bool:
+    """Whether the player's archaeologist carries a treasure."""
+    for slot in range(NUM_SLOTS):
+        if state[SLOT_STATE + slot] == CARRIED and state[SLOT_AT + slot] == player:
+            return True
+    return False
+
+
+@njit(cache=True)
+def planned_action(
+    state: np.ndarray, mask: np.ndarray, player: int, salt: int, dist: np.ndarray, may_wander: bool
+) -> int:
+    """The bot's plans in a free turn, shared by heuristic_action and playout_action: take,
+    carry home, walk to a lying treasure, discover, walk towards a closed tile, and in the
+    collapse run home. An action (PASS_ACTION when the turn is over), or NO_PLAN when the
+    figures are stuck. `may_wander`: a game far longer than usual plays wander's moves."""
     # Free: take or steal the most valuable treasure in reach; the mask (whose carrying off
     # starts the collapse) only with an open route home planned from here.
-    dist = np.empty(NUM_CELLS, np.int64)
+    best, best_value, best_key = PASS_ACTION, -1e9, np.uint64(0)
     arch = state[ARCH_CELL + player]
     home_known = False
     if arch >= 0 and (mask[TAKE_BASE + MASK_SLOT] or mask[STEAL_BASE + MASK_SLOT]):
@@ -192,19 +180,21 @@ def heuristic_action(state: np.ndarray, player: int, salt: int = 0) -> int:
     helper = state[HELPER_CELL + player]
     # The collapse has started or the timer runs out: go home.
     collapsing = state[COLLAPSE] != 0 or (state[MASK_CELL] >= 0 and state[TIMER] >= 2)
-    if not collapsing and state[ROUNDS_DONE] >= LONG_GAME_ROUNDS and (tie_key(salt, state, N_ACTIONS) & 1):
+    if (
+        may_wander
+        and not collapsing
+        and state[ROUNDS_DONE] >= LONG_GAME_ROUNDS
+        and (tie_key(salt, state, N_ACTIONS) & 1)
+    ):
         # A game far longer than the bot's usual: its plan is going round in circles (the
         # figures in parts of the pyramid no plan joins). Every other decision it plays a legal
         # move, rotation or discovery by its tie key, as a random player would, until the
         # plans work again.
-        escape = wander(state, mask, salt)
+        escape = wander(state, mask, salt)  # may_wander: the scripted bot only
         if escape >= 0:
             return escape
     start = np.int64(1) << START_CELL
-    carrying = False
-    for slot in range(NUM_SLOTS):
-        if state[SLOT_STATE + slot] == CARRIED and state[SLOT_AT + slot] == player:
-            carrying = True
+    carrying = carries(state, player)
     if arch >= 0:
         going_home = collapsing and not (state[MASK_CELL] == arch and state[COLLAPSE] == 0)
         if (carrying or going_home) and arch != START_CELL:
@@ -248,6 +238,48 @@ def heuristic_action(state: np.ndarray, player: int, salt: int = 0) -> int:
             return move
     if collapsing or helper < 0 or arch < 0:
         return PASS_ACTION
+    return NO_PLAN
+
+
+@njit(cache=True)
+def heuristic_action(state: np.ndarray, player: int, salt: int = 0) -> int:
+    """Take every treasure in reach; carry treasures home; walk to lying treasures; discover
+    tiles (oriented to keep a way back); run home once the collapse has started; when stuck,
+    rotate or wander."""
+    mask = np.zeros(N_ACTIONS, np.int8)
+    legal_mask(state, player, mask)
+    best, best_value, best_key = PASS_ACTION, -1e9, np.uint64(0)
+    if state[PHASE] == PHASE_ORIENT:
+        cell = state[PENDING_CELL]
+        exits = TILE_EXITS[state[CELL_TILE + cell]]
+        for rot in range(4):
+            action = ORIENT_BASE + rot
+            if mask[action]:
+                value = orientation_value(state, cell, ROTATED[exits, rot])
+                key = tie_key(salt, state, action)
+                if value > best_value or (value == best_value and key > best_key):
+                    best, best_value, best_key = action, value, key
+        return best
+    if state[PHASE] == PHASE_PHOTO:
+        for photo in range(PHOTO_TREASURES.size):
+            action = PHOTO_BASE + photo
+            if mask[action]:
+                value = (
+                    UNSEEN_VALUE * PHOTO_TREASURES[photo]
+                    - 1.5 * PHOTO_MUMMY[photo]
+                    - 0.5 * PHOTO_CURSE[photo]
+                )
+                key = tie_key(salt, state, action)
+                if value > best_value or (value == best_value and key > best_key):
+                    best, best_value, best_key = action, value, key
+        return best
+    dist = np.empty(NUM_CELLS, np.int64)
+    plan = planned_action(state, mask, player, salt, dist, True)
+    if plan != NO_PLAN:
+        return plan
+    arch = state[ARCH_CELL + player]
+    helper = state[HELPER_CELL + player]
+    carrying = carries(state, player)
     # Stuck: the helper opens a way by rotation, a rotation that brings the archaeologist closer
     # to its goal (home when it carries, else a closed tile to discover) or widens its reach;
     # never one that leaves it worse off (that walls off the last closed tiles).
@@ -442,73 +474,11 @@ def playout_action(state: np.ndarray, player: int, salt: int = 0) -> int:
         return heuristic_action(state, player, salt)
     mask = np.zeros(N_ACTIONS, np.int8)
     legal_mask(state, player, mask)
-    dist = np.empty(NUM_CELLS, np.int64)
-    arch = state[ARCH_CELL + player]
-    # Take or steal the most valuable treasure in reach (the mask with a way home only).
-    home_known = False
-    if arch >= 0 and (mask[TAKE_BASE + MASK_SLOT] or mask[STEAL_BASE + MASK_SLOT]):
-        distance_to(state, np.int64(1) << START_CELL, dist)
-        home_known = dist[arch] < FAR
-    best, best_value = PASS_ACTION, -1e9
-    for slot in range(NUM_SLOTS):
-        if slot == MASK_SLOT and not home_known:
-            continue
-        for action in (TAKE_BASE + slot, STEAL_BASE + slot):
-            if mask[action]:
-                value = state[SLOT_VALUE + slot] if value_known(state, slot, player) else UNSEEN_VALUE
-                if value > best_value:
-                    best, best_value = action, value
-    if best != PASS_ACTION or state[ACTIONS_USED] >= 3:
-        return best
-    collapsing = state[COLLAPSE] != 0 or (state[MASK_CELL] >= 0 and state[TIMER] >= 2)
-    carrying = False
-    for slot in range(NUM_SLOTS):
-        if state[SLOT_STATE + slot] == CARRIED and state[SLOT_AT + slot] == player:
-            carrying = True
-    if arch >= 0:
-        going_home = collapsing and not (state[MASK_CELL] == arch and state[COLLAPSE] == 0)
-        if (carrying or going_home) and arch != START_CELL:
-            distance_to(state, np.int64(1) << START_CELL, dist)
-            move = best_move(state, mask, ARCH_MOVE_BASE, dist, arch, salt)
-            if move >= 0:
-                return move
-        if not carrying and not going_home:
-            lying = np.int64(0)
-            for slot in range(NUM_SLOTS):
-                if state[SLOT_STATE + slot] == LYING:
-                    lying |= np.int64(1) << state[SLOT_AT + slot]
-            if lying:
-                distance_to(state, lying, dist)
-                move = best_move(state, mask, ARCH_MOVE_BASE, dist, arch, salt)
-                if move >= 0:
-                    return move
-        if not collapsing:
-            best_key = np.uint64(0)
-            for d in range(4):
-                action = ARCH_DISCOVER_BASE + d
-                if mask[action]:
-                    key = tie_key(salt, state, action)
-                    if best == PASS_ACTION or key > best_key:
-                        best, best_key = action, key
-            if best != PASS_ACTION:
-                return best
-            if not carrying:
-                frontier = discover_spots(state)
-                if frontier:
-                    distance_to(state, frontier, dist)
-                    move = best_move(state, mask, ARCH_MOVE_BASE, dist, arch, salt)
-                    if move >= 0:
-                        return move
-    helper = state[HELPER_CELL + player]
-    if helper >= 0 and collapsing and helper != START_CELL:
-        distance_to(state, np.int64(1) << START_CELL, dist)
-        move = best_move(state, mask, HELPER_MOVE_BASE, dist, helper, salt)
-        if move >= 0:
-            return move
-    if collapsing or helper < 0 or arch < 0:
-        return PASS_ACTION
+    plan = planned_action(state, mask, player, salt, np.empty(NUM_CELLS, np.int64), False)
+    if plan != NO_PLAN:
+        return plan
+    best, best_key = PASS_ACTION, np.uint64(0)
     # Stuck: a move of either figure or a rotation, by tie key (a random player's way out).
-    best_key = np.uint64(0)
     for action in range(ARCH_MOVE_BASE, HELPER_LAMP_BASE):
         if mask[action] and not ARCH_LAMP_BASE <= action < HELPER_MOVE_BASE:
             key = tie_key(salt, state, action)
