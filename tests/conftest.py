@@ -17,6 +17,7 @@ import pytest
 
 from treasure_core.conformance import configs
 from treasure_core.registry import all_games
+from treasure_core.warmup import usable_cores
 
 
 def _config_id(name: str, options: dict[str, Any]) -> str:
@@ -58,10 +59,6 @@ def pytest_configure(config: pytest.Config) -> None:
 WARMUP_MIN_TESTS = 200
 
 
-def _usable_cores() -> int:
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-
-
 def _source_size(name: str) -> int:
     from treasure_core.registry import module_of
 
@@ -87,12 +84,12 @@ def _warm_up(session: pytest.Session) -> None:
     games = sorted(game_names(), key=_source_size, reverse=True)
     start = time.perf_counter()
     with contextlib.redirect_stdout(io.StringIO()):
-        run_warmup(games, jobs=min(len(games), _usable_cores()))
+        run_warmup(games, jobs=min(len(games), usable_cores()))
     reporter = session.config.pluginmanager.get_plugin("terminalreporter")
     if reporter is not None:
         reporter.write_line(
             f"warm-up: {len(games)} games compiled or loaded in {time.perf_counter() - start:.1f} s"
-            f" on {min(len(games), _usable_cores())} processes (TREASURE_TEST_WARMUP=0 skips it)"
+            f" on {min(len(games), usable_cores())} processes (TREASURE_TEST_WARMUP=0 skips it)"
         )
 
 
@@ -123,7 +120,7 @@ def _start_bounds_checked_runs(session: pytest.Session) -> None:
         return  # a short run: the test's fixture runs them itself, on every core
     from treasure_core import adversarial
 
-    pool = ThreadPoolExecutor(max_workers=max(1, _usable_cores() - 1), thread_name_prefix="bounds-checked")
+    pool = ThreadPoolExecutor(max_workers=max(1, usable_cores() - 1), thread_name_prefix="bounds-checked")
     session.config.stash[BOUNDS_CHECKED_RUNS] = {
         name: pool.submit(adversarial.run_in_subprocess, name) for name in games
     }

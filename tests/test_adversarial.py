@@ -8,7 +8,6 @@ tests show that the harness can fail."""
 from __future__ import annotations
 
 import dataclasses
-import os
 import re
 import subprocess
 import sys
@@ -17,11 +16,13 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from conftest import BOUNDS_CHECKED_RUNS
+from numba import njit
 from trajectories import in_tree
 
 from treasure_core import adversarial
 from treasure_core.layout import Field
 from treasure_core.registry import all_games, get_game
+from treasure_core.warmup import usable_cores
 
 GAMES = [game.name for game in all_games() if in_tree(game)]
 
@@ -33,8 +34,7 @@ def bounds_checked_runs(request: pytest.FixtureRequest) -> dict[str, tuple[int, 
     warm-up (conftest.BOUNDS_CHECKED_RUNS); the others run here, one subprocess per core."""
     started = request.config.stash.get(BOUNDS_CHECKED_RUNS, {})
     missing = [name for name in GAMES if name not in started]
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-    with ThreadPoolExecutor(max_workers=max(1, min(cores, len(missing) or 1))) as pool:
+    with ThreadPoolExecutor(max_workers=max(1, min(usable_cores(), len(missing) or 1))) as pool:
         runs = dict(zip(missing, pool.map(adversarial.run_in_subprocess, missing), strict=True))
     return {name: runs[name] if name in runs else started[name].result() for name in GAMES}
 
@@ -48,13 +48,16 @@ def test_corrupt_states_are_refused_or_play_on_with_bounds_checking(
     assert code == 0, output[-4000:]
     counts = re.search(
         r"(\d+) cases, (\d+) refused, (\d+) played on, (\d+) actions stepped "
-        r"\((\d+) illegal refused, (\d+) illegal played\), 0 failures",
+        r"\((\d+) illegal refused, (\d+) illegal played; (\d+) through the unchecked batch step\), "
+        r"0 failures",
         output,
     )
     assert counts, output
-    tried, refused, played, actions, illegal_refused, illegal_played = map(int, counts.groups())
+    tried, refused, played, actions, illegal_refused, illegal_played, batch = map(int, counts.groups())
     assert tried == refused + played and refused > 0 and played > 0, output
     assert actions > 0, output  # every in-range action, legal or not, in real states
+    # and each through BatchRunner(check_actions=False), its `refused` what step refused
+    assert 0 < batch <= actions, output
     # step refuses every illegal in-range action, changing nothing (issue 25 item 2).
     assert illegal_refused > 0 and illegal_played == 0, output
 
@@ -65,6 +68,24 @@ def test_a_validator_that_lets_bad_states_through_fails() -> None:
     wide = tuple(part._replace(low=-5, high=10**6) for part in game.state_fields)
     report = adversarial.run(dataclasses.replace(game, state_fields=wide), {}, max_cases=400)
     assert report.failures, report.line()
+
+
+@njit
+def _batch_step_that_steps_nothing(states, actions, params, rewards_out, dones_out, truncated_out):
+    rewards_out[:] = 0.0
+    dones_out[:] = False
+    truncated_out[:] = False
+
+
+def test_an_unchecked_batch_step_that_refuses_what_step_plays_fails() -> None:
+    """The batch half of every_action: a batch step that refuses legal actions too (here it
+    steps nothing) is reported, because its `refused` differs from what step refused."""
+    game = get_game("nakbe")
+    kernels = game.kernels._replace(batch_step=_batch_step_that_steps_nothing)
+    broken = dataclasses.replace(game, kernels=kernels)
+    report = adversarial.Report(game.name, {})
+    adversarial.every_action(broken, {}, 0, report)
+    assert any("`refused` differs" in failure for failure in report.failures), report.line()
 
 
 def test_bounds_checking_turns_an_out_of_bounds_read_into_an_error() -> None:

@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 from treasure_core.aec import TreasureAECEnv
+from treasure_core.batch import BatchRunner
 from treasure_core.header import CURRENT_PLAYER, TERMINAL
 from treasure_core.registry import all_games, get_game
 
@@ -63,3 +64,31 @@ def test_step_and_step_unrefused_agree_on_every_legal_action(name: str) -> None:
 def test_step_and_step_unrefused_agree_in_every_config(config: tuple[str, dict[str, Any]]) -> None:
     name, options = config
     assert _check_games(name, options, LONG_SEEDS, None) > 0
+
+
+BATCH_GAMES = 64
+BATCH_STEPS = 400
+BATCH_PLAYOUT = 300
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_checked_batch_step_plays_what_the_refusing_one_plays(name: str) -> None:
+    """BatchRunner(check_actions=True) steps through the generated batch_step_unrefused (its
+    actions are checked legal); on the same legal actions it must leave the same states,
+    rewards, dones and truncations as the refusing batch_step of check_actions=False, through
+    endings and restarts."""
+    checked = BatchRunner(name, BATCH_GAMES, seed=3, num_threads=1)
+    unchecked = BatchRunner(name, BATCH_GAMES, seed=3, num_threads=1, check_actions=False)
+    for runner in (checked, unchecked):  # into the games' middles, so that some end below
+        runner.random_playout(BATCH_PLAYOUT, seed=1)
+    ended = 0
+    for k in range(BATCH_STEPS):
+        actions = checked.random_actions(seed=k)
+        rewards, dones = checked.step(actions)
+        unchecked_rewards, unchecked_dones = unchecked.step(actions)
+        assert checked.states.tobytes() == unchecked.states.tobytes(), f"{name}: step {k}"
+        assert np.array_equal(rewards, unchecked_rewards) and np.array_equal(dones, unchecked_dones)
+        assert np.array_equal(checked.truncated, unchecked.truncated)
+        assert not unchecked.refused.any(), f"{name}: a legal action refused at step {k}"
+        ended += int(dones.sum())
+    assert ended > 0, f"{name}: no game ended in {BATCH_STEPS} steps; the restarts went unchecked"

@@ -8,11 +8,12 @@ entry point runs on it, observations stay in their spaces, the invariants hold, 
 continues. Anything else (another exception, an observation out of [0, 1], a broken invariant)
 is a failure, reported with the case.
 
-Then every in-range action, legal or not, goes to the `step` kernel in many real states
-(`every_action`): the drivers check legality before a kernel sees an action, but
-`BatchRunner(check_actions=False)` and a user's own loop do not, and no kernel may read or
-write outside its arrays whatever in-range action it gets; each illegal one should be refused,
-the state unchanged (the counts say how many were, and how many were played somehow).
+Then every in-range action, legal or not, goes to the `step` kernel in many real states, and
+through the batch step of `BatchRunner(check_actions=False)` (`every_action`): the drivers
+check legality before a kernel sees an action, but that runner and a user's own loop do not,
+and no kernel may read or write outside its arrays whatever in-range action it gets; each
+illegal one should be refused, the state unchanged (the counts say how many were, and how
+many were played somehow), and the runner's `refused` must mark exactly those.
 
 An out-of-bounds access inside a kernel is silent in numba unless it was compiled with bounds
 checking, and a segfault kills the process. So run the cases in a subprocess with
@@ -67,6 +68,7 @@ class Report:
     refused: int = 0
     played_on: int = 0
     actions: int = 0  # (state, in-range action) pairs given to the step kernel
+    batch_actions: int = 0  # the same pairs through BatchRunner(check_actions=False)
     illegal_refused: int = 0  # of those, illegal ones the kernel refused (the state unchanged)
     illegal_played: int = 0  # illegal ones it played somehow (memory-safe, but not refused)
     failures: list[str] = field(default_factory=list)
@@ -75,7 +77,8 @@ class Report:
         return (
             f"adversarial {self.game} {json.dumps(self.options, sort_keys=True)}: {self.tried} cases, "
             f"{self.refused} refused, {self.played_on} played on, {self.actions} actions stepped "
-            f"({self.illegal_refused} illegal refused, {self.illegal_played} illegal played), "
+            f"({self.illegal_refused} illegal refused, {self.illegal_played} illegal played; "
+            f"{self.batch_actions} through the unchecked batch step), "
             f"{len(self.failures)} failures"
         )
 
@@ -226,6 +229,10 @@ def every_action(game: GameSpec, options: dict[str, Any], seed: int, report: Rep
     env = TreasureAECEnv(game, **options)
     step, legal_mask = game.kernels.step, game.kernels.legal_mask
     mask = np.zeros(env.dims.n_actions, np.int8)
+    # The same actions through the batch runner's unchecked path, one game per action: its
+    # batch_step must refuse exactly what step refuses, and say so in `refused`.
+    runner = BatchRunner(game, env.dims.n_actions, seed=seed, num_threads=1, check_actions=False, **options)
+    every_action_index = np.arange(env.dims.n_actions, dtype=np.int64)
     for g in range(ACTION_GAMES):
         env.reset(seed=seed + g)
         rng = np.random.default_rng(seed + g)
@@ -238,6 +245,7 @@ def every_action(game: GameSpec, options: dict[str, Any], seed: int, report: Rep
             if state[TERMINAL]:
                 continue
             legal_mask(state, int(state[CURRENT_PLAYER]), mask)
+            unchanged_by_step = np.zeros(env.dims.n_actions, np.bool_)
             for action in range(env.dims.n_actions):
                 report.actions += 1
                 after = state.copy()
@@ -250,7 +258,7 @@ def every_action(game: GameSpec, options: dict[str, Any], seed: int, report: Rep
                         f"{type(error).__name__}: {error}"
                     )
                     continue
-                unchanged = np.array_equal(after, state)
+                unchanged = unchanged_by_step[action] = np.array_equal(after, state)
                 if mask[action] and unchanged:  # a decision counts in DECISIONS at least
                     report.failures.append(
                         f"game {g} state {k * every}: the legal action {action} was refused"
@@ -260,6 +268,22 @@ def every_action(game: GameSpec, options: dict[str, Any], seed: int, report: Rep
                         report.illegal_refused += 1
                     else:
                         report.illegal_played += 1
+            if game.truncated(state, env.params):
+                continue  # the batch step restarts a game its guard has cut, whatever the action
+            runner._states[:] = state  # a real state of this game: set_states would check it again
+            runner._masks_fresh = False
+            try:
+                runner.step(every_action_index)
+            except Exception as error:
+                report.failures.append(f"game {g} state {k * every}: the unchecked batch step: {error!r}")
+                continue
+            report.batch_actions += env.dims.n_actions
+            differs = np.flatnonzero(runner.refused != unchanged_by_step)
+            if differs.size:
+                report.failures.append(
+                    f"game {g} state {k * every}: the unchecked batch step's `refused` differs from "
+                    f"what step refused for actions {differs[:8].tolist()}"
+                )
 
 
 def run(

@@ -78,6 +78,8 @@ class BatchRunner:
         self.check_actions = bool(check_actions)
         self.kernels = self.game.kernels
         self._batch_observe = _observe_kernel(self.game, self.observation_dtype.name)
+        # The generated batch_step over step_unrefused, for checked actions (see step).
+        self._batch_step_unrefused = _generated_kernel(self.game, "batch_step_unrefused")
         self._states = np.zeros((self.n_games, self.dims.state_size), STATE_DTYPE)
         self.rewards = np.zeros((self.n_games, self.num_players), np.float32)
         self.dones = np.zeros(self.n_games, np.bool_)
@@ -232,7 +234,9 @@ class BatchRunner:
         else:
             decisions_before = self._states[:, DECISIONS].copy()
         numba.set_num_threads(self.num_threads)
-        self.kernels.batch_step(
+        # Checked actions are legal, so step's refusal would only check each one again: an
+        # illegal action cannot reach step_unrefused. Unchecked, the game's `step` refuses.
+        (self._batch_step_unrefused if self.check_actions else self.kernels.batch_step)(
             self._states,
             actions.astype(np.int64, copy=False),
             self.params,
@@ -275,11 +279,17 @@ def _observe_kernel(game: GameSpec, dtype: str) -> Any:
     batch_observe_uint8 beside it in the game's batch module."""
     if dtype == "float32":
         return game.kernels.batch_observe
+    return _generated_kernel(game, "batch_observe_uint8")
+
+
+def _generated_kernel(game: GameSpec, name: str) -> Any:
+    """A generated kernel of the game's batch module that is not in the kernel contract
+    (batch_observe_uint8, batch_step_unrefused)."""
     module = sys.modules[game.kernels.batch_observe.py_func.__module__]
-    kernel = getattr(module, "batch_observe_uint8", None)
+    kernel = getattr(module, name, None)
     if kernel is None:
         raise ValueError(
-            f"{game.name}: its batch module {module.__name__} has no batch_observe_uint8; "
+            f"{game.name}: its batch module {module.__name__} has no {name}; "
             f"regenerate it: python -m treasure_core.codegen {module.__name__.split('.')[0]}"
         )
     return kernel

@@ -11,7 +11,10 @@ this template, so a change here reaches every game through one command:
     python -m treasure_core.codegen --check nakbe_env       # exit 1 if it is stale
 
 The template needs from the game's package: kernels.init, legal_mask, step, scores,
-competitors and resample_hidden (resample_hidden for the search, mcts_decide);
+competitors and resample_hidden (resample_hidden for the search, mcts_decide); optionally
+kernels.step_unrefused (step without its refusal of an illegal action, for the paths whose
+actions are legal already: the checked batch step and the random playout; a game without one
+uses its step there);
 bots.playout_policy (the search's bot playout: an @njit `policy(state, player, salt) -> action`,
 the game's scripted bot or a cheaper one of its own); optionally bots.playout_value (the search's
 value of a playout cut before the game ends: an @njit `value(state, out)` filling out[:players]
@@ -41,7 +44,7 @@ treasure_core/codegen.py; do not edit (the conformance suite checks it is up to 
 import numpy as np
 from numba import prange
 
-from {package}.kernels import competitors, init, legal_mask, resample_hidden, scores, step
+from {package}.kernels import competitors, init, legal_mask, resample_hidden, scores, step{unrefused_import}
 from {package}.bots import playout_policy{value_import}
 from {package}.observe import observe
 from {package}.state import GUARD_COUNTER, MAX_COMPETITORS, N_ACTIONS
@@ -66,44 +69,13 @@ def returns(state: np.ndarray, out: np.ndarray) -> None:
     outcome_rewards(points, tiebreaks, players, rivals, np.int64(state[REWARD_MODE]), out)
 
 
-{value_alias}@njit(cache=True, parallel=True)
+{aliases}@njit(cache=True, parallel=True)
 def batch_init(states: np.ndarray, params: np.ndarray, seeds: np.ndarray) -> None:
     for i in prange(states.shape[0]):
         init(states[i], params, seeds[i])
 
 
-@njit(cache=True, parallel=True)
-def batch_step(
-    states: np.ndarray,
-    actions: np.ndarray,
-    params: np.ndarray,
-    rewards_out: np.ndarray,
-    dones_out: np.ndarray,
-    truncated_out: np.ndarray,
-) -> None:
-    """One action per game; a finished game reports its rewards and restarts, seeded from its
-    own generator. A game its guard cuts is done and truncated, with rewards 0."""
-    for i in prange(states.shape[0]):
-        state = states[i]
-        rewards_out[i, :] = 0.0
-        dones_out[i] = False
-        truncated_out[i] = False
-        if state[TERMINAL] or guard_reached(state, params, GUARD_FIELD):
-            # Loaded over: a step would read a state no decision belongs to; restart it.
-            init(state, params, next_seed(state))
-        else:
-            step(state, actions[i])
-            if state[TERMINAL]:
-                dones_out[i] = True
-                returns(state, rewards_out[i])
-                init(state, params, next_seed(state))
-            elif guard_reached(state, params, GUARD_FIELD):
-                dones_out[i] = True
-                truncated_out[i] = True
-                init(state, params, next_seed(state))
-
-
-@njit(cache=True, parallel=True)
+{batch_steps}@njit(cache=True, parallel=True)
 def batch_legal_mask(states: np.ndarray, masks_out: np.ndarray) -> None:
     for i in prange(states.shape[0]):
         # int64 like the drivers' calls, so numba compiles one legal_mask, not two.
@@ -144,7 +116,7 @@ def random_playout(
                         action = a
                         break
                     pick -= 1
-            step(state, action)
+            step_unrefused(state, action)  # drawn from the mask: legal, nothing to refuse
             if state[TERMINAL]:
                 finished_out[i] += 1
                 init(state, params, next_seed(state))
@@ -472,12 +444,65 @@ def render(package: str) -> str:
     """The batch module's source for a game package."""
     if not package.isidentifier():
         raise ValueError(f"a game package is a top-level module name; got {package!r}")
+    aliases = ""
     if declares_playout_value(package):
-        value_import, value_alias = ", playout_value", ""
+        value_import = ", playout_value"
     else:
-        value_import, value_alias = "", NO_PLAYOUT_VALUE
-    return TEMPLATE.format(package=package, value_import=value_import, value_alias=value_alias)
+        value_import, aliases = "", NO_PLAYOUT_VALUE
+    if declares(package, "kernels.py", "step_unrefused"):
+        unrefused_import = ", step_unrefused"
+    else:
+        unrefused_import, aliases = "", NO_STEP_UNREFUSED + aliases
+    batch_steps = BATCH_STEP.format(name="batch_step", doc=REFUSING_DOC, step="step")
+    batch_steps += BATCH_STEP.format(name="batch_step_unrefused", doc=UNREFUSED_DOC, step="step_unrefused")
+    return TEMPLATE.format(
+        package=package,
+        value_import=value_import,
+        unrefused_import=unrefused_import,
+        aliases=aliases,
+        batch_steps=batch_steps,
+    )
 
+
+# The batch step, rendered twice: over `step`, which refuses an illegal action (the public
+# kernel), and over `step_unrefused`, for actions the runner has checked against the masks.
+BATCH_STEP = '''@njit(cache=True, parallel=True)
+def {name}(
+    states: np.ndarray,
+    actions: np.ndarray,
+    params: np.ndarray,
+    rewards_out: np.ndarray,
+    dones_out: np.ndarray,
+    truncated_out: np.ndarray,
+) -> None:
+    """{doc}"""
+    for i in prange(states.shape[0]):
+        state = states[i]
+        rewards_out[i, :] = 0.0
+        dones_out[i] = False
+        truncated_out[i] = False
+        if state[TERMINAL] or guard_reached(state, params, GUARD_FIELD):
+            # Loaded over: a step would read a state no decision belongs to; restart it.
+            init(state, params, next_seed(state))
+        else:
+            {step}(state, actions[i])
+            if state[TERMINAL]:
+                dones_out[i] = True
+                returns(state, rewards_out[i])
+                init(state, params, next_seed(state))
+            elif guard_reached(state, params, GUARD_FIELD):
+                dones_out[i] = True
+                truncated_out[i] = True
+                init(state, params, next_seed(state))
+
+
+'''
+REFUSING_DOC = """One action per game; a finished game reports its rewards and restarts, seeded from its
+    own generator. A game its guard cuts is done and truncated, with rewards 0. An illegal
+    action is refused by `step`, the game unchanged (BatchRunner(check_actions=False))."""
+UNREFUSED_DOC = """batch_step over step_unrefused: every action must be legal. Not a kernel of the
+    contract: BatchRunner(check_actions=True) calls it once it has checked the actions against
+    the masks, so that the checked path does not pay for the refusal twice."""
 
 # Rendered when the game's bots.py defines no playout_value: a cut scores the state as it stands.
 NO_PLAYOUT_VALUE = """# The game declares no bots.playout_value: a playout cut scores the state as it stands.
@@ -485,14 +510,23 @@ playout_value = returns
 
 
 """
-_DECLARES_VALUE = re.compile(r"^(def playout_value\b|playout_value\s*[:=])", re.MULTILINE)
+# Rendered when the game's kernels.py defines no step_unrefused: its step is used for both.
+NO_STEP_UNREFUSED = """# The game declares no kernels.step_unrefused: its step serves legal actions too.
+step_unrefused = step
+
+
+"""
+def declares(package: str, module_file: str, name: str) -> bool:
+    """Whether the game's module file (kernels.py, bots.py) defines `name` at module level,
+    read as text, like batch_path, without importing the package."""
+    path = batch_path(package).with_name(module_file)
+    pattern = re.compile(rf"^(def {name}\b|{name}\s*[:=])", re.MULTILINE)
+    return path.is_file() and pattern.search(path.read_text()) is not None
 
 
 def declares_playout_value(package: str) -> bool:
-    """Whether the game's bots.py defines a module-level playout_value (read as text, like
-    batch_path, without importing the package)."""
-    bots = batch_path(package).with_name("bots.py")
-    return bots.is_file() and _DECLARES_VALUE.search(bots.read_text()) is not None
+    """Whether the game's bots.py defines a module-level playout_value."""
+    return declares(package, "bots.py", "playout_value")
 
 
 def batch_path(package: str) -> Path:

@@ -4,9 +4,9 @@ numba compiles a kernel on its first call and, with `cache=True`, writes the mac
 the source (in `__pycache__`, or under NUMBA_CACHE_DIR). A fresh environment (a new venv, a CI
 job, a container, each Ray node) pays that once; `compile_game` pays it up front, by calling every
 entry point a user can reach: the AEC and Parallel drivers, the encoders, `resample_hidden`, the
-batch forms and the in-kernel playout, the search (`mcts_decide`, one tree and several, and in
-chunks for a time budget), and every scripted bot. `treasure-envs warmup` runs it for several
-games in parallel processes.
+batch forms (the checked step and the unchecked one) and the in-kernel playout, the search
+(`mcts_decide`, one tree and several, and in chunks for a time budget), and every scripted bot.
+`treasure-envs warmup` runs it for several games in parallel processes.
 """
 
 from __future__ import annotations
@@ -81,7 +81,9 @@ def compile_game(name: str, **options: Any) -> dict[str, float]:
     runner = BatchRunner(name, 4, seed=WARMUP_SEED, num_threads=1, **options)
     masks = runner.legal_masks()
     runner.observe()
-    runner.step(masks.argmax(axis=1).astype(np.int64))
+    runner.step(masks.argmax(axis=1).astype(np.int64))  # checked: batch_step_unrefused
+    runner.check_actions = False
+    runner.step(runner.legal_masks().argmax(axis=1).astype(np.int64))  # unchecked: batch_step
     runner.random_playout(8, seed=WARMUP_SEED)
     runner.reset(seed=WARMUP_SEED + 1)
     BatchRunner(name, 4, seed=WARMUP_SEED, num_threads=1, observation_dtype="uint8", **options).observe()
@@ -131,7 +133,11 @@ def cache_dirs(name: str) -> list[Path]:
     return sorted(paths)
 
 
+def usable_cores() -> int:
+    """The cores this process may run on (its affinity where the platform has one)."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
 def free_cores() -> int:
     """Cores this process may use that other processes are not keeping busy (at least 1)."""
-    usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-    return max(1, usable - round(os.getloadavg()[0]))
+    return max(1, usable_cores() - round(os.getloadavg()[0]))

@@ -35,6 +35,10 @@ def returns(state: np.ndarray, out: np.ndarray) -> None:
     outcome_rewards(points, tiebreaks, players, rivals, np.int64(state[REWARD_MODE]), out)
 
 
+# The game declares no kernels.step_unrefused: its step serves legal actions too.
+step_unrefused = step
+
+
 # The game declares no bots.playout_value: a playout cut scores the state as it stands.
 playout_value = returns
 
@@ -55,7 +59,8 @@ def batch_step(
     truncated_out: np.ndarray,
 ) -> None:
     """One action per game; a finished game reports its rewards and restarts, seeded from its
-    own generator. A game its guard cuts is done and truncated, with rewards 0."""
+    own generator. A game its guard cuts is done and truncated, with rewards 0. An illegal
+    action is refused by `step`, the game unchanged (BatchRunner(check_actions=False))."""
     for i in prange(states.shape[0]):
         state = states[i]
         rewards_out[i, :] = 0.0
@@ -66,6 +71,38 @@ def batch_step(
             init(state, params, next_seed(state))
         else:
             step(state, actions[i])
+            if state[TERMINAL]:
+                dones_out[i] = True
+                returns(state, rewards_out[i])
+                init(state, params, next_seed(state))
+            elif guard_reached(state, params, GUARD_FIELD):
+                dones_out[i] = True
+                truncated_out[i] = True
+                init(state, params, next_seed(state))
+
+
+@njit(cache=True, parallel=True)
+def batch_step_unrefused(
+    states: np.ndarray,
+    actions: np.ndarray,
+    params: np.ndarray,
+    rewards_out: np.ndarray,
+    dones_out: np.ndarray,
+    truncated_out: np.ndarray,
+) -> None:
+    """batch_step over step_unrefused: every action must be legal. Not a kernel of the
+    contract: BatchRunner(check_actions=True) calls it once it has checked the actions against
+    the masks, so that the checked path does not pay for the refusal twice."""
+    for i in prange(states.shape[0]):
+        state = states[i]
+        rewards_out[i, :] = 0.0
+        dones_out[i] = False
+        truncated_out[i] = False
+        if state[TERMINAL] or guard_reached(state, params, GUARD_FIELD):
+            # Loaded over: a step would read a state no decision belongs to; restart it.
+            init(state, params, next_seed(state))
+        else:
+            step_unrefused(state, actions[i])
             if state[TERMINAL]:
                 dones_out[i] = True
                 returns(state, rewards_out[i])
@@ -117,7 +154,7 @@ def random_playout(
                         action = a
                         break
                     pick -= 1
-            step(state, action)
+            step_unrefused(state, action)  # drawn from the mask: legal, nothing to refuse
             if state[TERMINAL]:
                 finished_out[i] += 1
                 init(state, params, next_seed(state))
