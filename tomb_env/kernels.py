@@ -918,20 +918,75 @@ def threat_against(state: np.ndarray, player: int) -> int:
     return lost
 
 
+@njit(cache=True, inline="always")
+def warded(ability: int, value: int) -> int:
+    """A card's value under the Warding ability: a negative value counts 0."""
+    return 0 if ability == ABILITY_WARDING and value < 0 else value
+
+
 @njit(cache=True)
-def first_lost_call(state: np.ndarray, player: int) -> int:
-    """The card of `player`'s first lost coin call in time order (by round, then in call order:
-    card id), or NO_CARD."""
-    first = NO_CARD
+def stash_value(state: np.ndarray, player: int) -> int:
+    """player_score without the Mercenary's threat, in one pass over the cards: the combos and
+    the Gambler's call depend on cards seen later, so each such card's value is kept both ways
+    and the right one is added at the end."""
+    character = state[CHARACTER + player]
+    ability = ability_of(state, player)
+    deck = state[CARD_SET]
+    maps = 0
+    lucky = False
+    statue = False
+    total = 0
+    lucky_combo_on = 0  # the Lucky Combos' values with the Lucky Rock's bonus, and without
+    lucky_combo_off = 0
+    statue_combo_on = 0
+    statue_combo_off = 0
+    first_lost = NO_CARD  # the first lost coin call in time (by round, then card id)
+    first_lost_gain = 0  # what the Gambler's luck (it scores as won) adds to that card
     for card in range(NUM_CARDS):
+        if state[CARD_PLACE + card] != PLACE_STASH or state[CARD_OWNER + card] != player:
+            continue
+        kind = DECK_CARD_KIND[deck, card]
+        effect = DECK_KIND_EFFECT[deck, kind]
+        value = KIND_VALUE[kind]
+        bonus = CHARACTER_BONUS[character, kind]  # FAQ: for each treasure
+        flip = state[CARD_FLIP + card]
         if (
-            state[CARD_PLACE + card] == PLACE_STASH
-            and state[CARD_OWNER + card] == player
-            and state[CARD_FLIP + card] == FLIP_LOST
-            and (first == NO_CARD or state[CARD_ROUND + card] < state[CARD_ROUND + first])
+            ability == ABILITY_LUCK
+            and flip == FLIP_LOST
+            and (first_lost == NO_CARD or state[CARD_ROUND + card] < state[CARD_ROUND + first_lost])
         ):
-            first = card
-    return first
+            first_lost = card
+            first_lost_gain = 0  # unless it is a Dice or a Sarcophagus (below)
+        if effect == EFFECT_MAP:
+            maps += 1
+        elif effect == EFFECT_LUCKY_ROCK:
+            lucky = True
+        elif effect == EFFECT_STATUE:
+            statue = True
+        if effect == EFFECT_LUCKY_COMBO:
+            lucky_combo_on += warded(ability, value + LUCKY_COMBO_BONUS) + bonus
+            lucky_combo_off += warded(ability, value) + bonus
+            continue
+        if effect == EFFECT_STATUE_COMBO:
+            statue_combo_on += warded(ability, value + STATUE_COMBO_BONUS) + bonus
+            statue_combo_off += warded(ability, value) + bonus
+            continue
+        won = value  # its value had its coin call been won
+        if effect == EFFECT_DICE:
+            won = value + DICE_BONUS
+        elif effect == EFFECT_SARCOPHAGUS:
+            won = SARCOPHAGUS_WON_VALUE
+        counted = warded(ability, won if flip == FLIP_WON else value)
+        total += counted + bonus
+        if card == first_lost:
+            first_lost_gain = warded(ability, won) - counted
+    total += first_lost_gain  # the Gambler's first lost call scores as won
+    total += lucky_combo_on if lucky else lucky_combo_off
+    total += statue_combo_on if statue else statue_combo_off
+    if ability == ABILITY_CARTOGRAPHY and maps >= CARTOGRAPHY_MIN_MAPS:
+        maps += 1
+    total += MAP_SET_VALUE[min(maps, MAP_SET_VALUE.shape[0] - 1)]
+    return total + coin_value(state, player) * state[GOLD + player]
 
 
 @njit(cache=True)
@@ -939,53 +994,14 @@ def player_score(state: np.ndarray, player: int) -> int:
     """Treasure values (Treasure Map as a set, the combos, the coin flips) plus the character's
     bonus per card (FAQ: for each treasure) plus gold; with abilities="assumed" the character's
     ability and the Mercenary's threat."""
-    character = state[CHARACTER + player]
-    ability = ability_of(state, player)
-    maps = 0
-    lucky = False
-    statue = False
-    for card in range(NUM_CARDS):
-        if state[CARD_PLACE + card] == PLACE_STASH and state[CARD_OWNER + card] == player:
-            effect = card_effect(state, card)
-            if effect == EFFECT_MAP:
-                maps += 1
-            elif effect == EFFECT_LUCKY_ROCK:
-                lucky = True
-            elif effect == EFFECT_STATUE:
-                statue = True
-    if ability == ABILITY_CARTOGRAPHY and maps >= CARTOGRAPHY_MIN_MAPS:
-        maps += 1
-    total = MAP_SET_VALUE[min(maps, MAP_SET_VALUE.shape[0] - 1)]
-    lucky_call = first_lost_call(state, player) if ability == ABILITY_LUCK else NO_CARD
-    for card in range(NUM_CARDS):
-        if state[CARD_PLACE + card] != PLACE_STASH or state[CARD_OWNER + card] != player:
-            continue
-        kind = card_kind(state, card)
-        effect = DECK_KIND_EFFECT[state[CARD_SET], kind]
-        value = KIND_VALUE[kind]
-        flip = state[CARD_FLIP + card]
-        if card == lucky_call:
-            flip = FLIP_WON  # the Gambler's first lost call scores as won
-        if effect == EFFECT_DICE and flip == FLIP_WON:
-            value += DICE_BONUS
-        elif effect == EFFECT_SARCOPHAGUS and flip == FLIP_WON:
-            value = SARCOPHAGUS_WON_VALUE
-        elif effect == EFFECT_LUCKY_COMBO and lucky:
-            value += LUCKY_COMBO_BONUS
-        elif effect == EFFECT_STATUE_COMBO and statue:
-            value += STATUE_COMBO_BONUS
-        if ability == ABILITY_WARDING and value < 0:
-            value = 0
-        total += value + CHARACTER_BONUS[character, kind]
-    total += coin_value(state, player) * state[GOLD + player]
-    return total - threat_against(state, player)
+    return stash_value(state, player) - threat_against(state, player)
 
 
 @njit(cache=True)
 def known_score(state: np.ndarray, player: int) -> int:
     """`player`'s value as it can know it before the end: without a Mercenary's threat
     (abilities="assumed"), which depends on the others' hidden characters."""
-    return player_score(state, player) + threat_against(state, player)
+    return stash_value(state, player)
 
 
 @njit(cache=True)
