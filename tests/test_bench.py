@@ -118,7 +118,9 @@ def check_every_game_and_field(quick_report: tuple[dict[str, Any], Path], quick_
         assert measured == {(size, t) for size in bench.BATCH_SIZES for t in threads}, game
         for row in figures["batch_python"]:
             assert_rate(row)
+            assert row["vs_pgx"] is None  # --no-peers: no Pgx windows beside ours
         playout = figures["playout"]
+        assert playout["one_thread"]["vs_pgx"] is None and playout["all_threads"]["vs_pgx"] is None
         assert_rate(playout["one_thread"])
         assert_rate(playout["all_threads"])
         assert playout["all_threads"]["threads"] == max(threads)
@@ -150,6 +152,8 @@ def check_every_game_and_field(quick_report: tuple[dict[str, Any], Path], quick_
     for game in quick_games:
         names = {row["target"] for row in report["targets"] if row["game"] == game}
         assert "AEC loop vs connect_four_v3" in names and "thread scaling vs process scaling" in names
+        assert {"batch x1024 with observations vs Pgx step, best threads"} <= names
+        assert {"in-kernel playout, all threads vs Pgx rollout"} <= names
         assert sum(name.startswith("cached start") for name in names) == len(bench.START_TARGET_STAGES)
     assert report["chart"]["path"] is None and "connect_four_v3" in report["chart"]["reason"]
 
@@ -242,3 +246,72 @@ def test_bad_arguments_are_refused(arguments, message, tmp_path):
     with pytest.raises(ValueError, match=message):
         args.run(args)
     assert not (tmp_path / "bench.json").exists()
+
+
+# A stand-in for PGX_SCRIPT with the same protocol: a JSON line once "compiled", then one
+# window's figures per request (1,000 steps a request, in the seconds asked for).
+FAKE_PGX_SCRIPT = """
+import json, sys, time
+print(json.dumps({"versions": {"pgx": "fake", "jax": "fake"}, "devices": ["cpu"]}), flush=True)
+for line in sys.stdin:
+    kind, budget = line.split()
+    assert kind in ("step", "rollout"), kind
+    time.sleep(float(budget))
+    print(json.dumps({"steps": 1000, "seconds": max(float(budget), 1e-3)}), flush=True)
+"""
+
+
+def test_the_batch_and_playout_rows_alternate_their_windows_with_pgx():
+    """With a Pgx server (here a stand-in speaking its protocol), the batch x1024 rows and the
+    playout rows carry Pgx's best interleaved window and their ratio to it, the targets use
+    that ratio, and the peers' rows come from the same server."""
+    server = bench.PgxServer(FAKE_PGX_SCRIPT)
+    try:
+        batch = bench.measure_batch("nakbe", bench.PLAYOUT_BATCH, 1, 0.01, server)
+        small = bench.measure_batch("nakbe", 64, 1, 0.01, server)
+        playout = bench.measure_playout("nakbe", 1, 0.01, server)
+        peers = bench.peer_pgx(0.01, server)
+    finally:
+        server.close()
+    assert server.process.poll() == 0  # closing ends it
+    for row in (batch, playout):
+        assert_rate(row)
+        assert_rate(row["interleaved_pgx"])
+        assert row["vs_pgx"] == pytest.approx(
+            row["steps_per_second"] / row["interleaved_pgx"]["steps_per_second"]
+        )
+    assert small["vs_pgx"] is None and small["interleaved_pgx"] is None  # not Pgx's batch size
+    for row in bench.PGX_ROWS:
+        assert_rate(peers[row])
+        assert peers[row]["versions"] == {"pgx": "fake", "jax": "fake"}
+    report = {
+        "reference": {"steps_per_second": None},
+        "games": {
+            "nakbe": {
+                "aec": {"steps_per_second": 1.0},
+                "batch_python": [batch, small],
+                "playout": {
+                    "one_thread": playout,
+                    "all_threads": playout | {"threads": 2},
+                    "processes": {"steps_per_second": 1.0, "processes": 2},
+                    "thread_scaling": 1.0,
+                    "process_scaling": 1.0,
+                },
+                "start": {
+                    kind: dict.fromkeys((*bench.START_TARGET_STAGES, "reason")) for kind in ("cold", "cached")
+                },
+            }
+        },
+    }
+    targets = {row["target"]: row for row in bench.evaluate_targets(report)}
+    assert targets["batch x1024 with observations vs Pgx step, best threads"]["measured"] == batch["vs_pgx"]
+    assert targets["in-kernel playout, all threads vs Pgx rollout"]["measured"] == playout["vs_pgx"]
+
+
+def test_a_pgx_server_that_stops_says_why():
+    with pytest.raises(RuntimeError, match="the Pgx subprocess stopped: .*boom"):
+        bench.PgxServer("import sys; sys.exit('boom')")
+    server = bench.PgxServer(FAKE_PGX_SCRIPT.replace("time.sleep(float(budget))", "sys.exit('gone')"))
+    with pytest.raises(RuntimeError, match="stopped: gone"):
+        server.measure("step")(0.01)
+    server.close()

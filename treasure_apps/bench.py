@@ -19,8 +19,10 @@ For every game in the registry, at its default options:
 
 The peers, on the same loops: PettingZoo's connect_four_v3 and texas_holdem_v4 (AEC loop),
 OpenSpiel's connect_four and backgammon (a Python loop over pyspiel), and Pgx's connect_four at
-batch 1024 (a jitted step driven from Python, and a rollout inside one jit). A peer that is not
-installed, or fails, is recorded as null with the reason.
+batch 1024 (a jitted step driven from Python, and a rollout inside one jit), in one subprocess
+for the whole run whose windows alternate with every game's batch x1024 and playout windows (the
+ratios to Pgx are of windows seconds apart). A peer that is not installed, or fails, is
+recorded as null with the reason.
 
 A step is one decision by one player: the dead steps of the AEC loop (`step(None)` for finished
 agents) and OpenSpiel's chance nodes are not counted. Every figure is also given as a ratio to
@@ -82,6 +84,11 @@ AEC_VS_CONNECT_FOUR = 4.0
 BATCH_1024_STEPS_PER_SECOND = {"nakbe": 1.5e6}
 PLAYOUT_STEPS_PER_SECOND = {"nakbe": 3.5e6}
 PLAYOUT_EVERY_GAME_STEPS_PER_SECOND = 1e6
+# Issue 27's goals against Pgx, in interleaved windows: the batch x1024 with observations at
+# least Pgx's jitted step (best thread count), the in-kernel playout on all threads at least
+# twice Pgx's rollout in one jit.
+BATCH_VS_PGX_STEP = 1.0
+PLAYOUT_VS_PGX_ROLLOUT = 2.0
 # Start-up targets (issue 26), upper bounds in seconds from launch: the first AEC step, the first
 # batch step, and every kernel of the game (`treasure-envs warmup GAME`, in a process of its own).
 COLD_START_SECONDS = {"first_step": 5.0, "batch_ready": 10.0, "warmup": 20.0}
@@ -209,18 +216,39 @@ def measure_aec(game: str, seconds: float) -> dict[str, Any]:
     peer_env = connect_four_v3.env()
     peer_rng = np.random.default_rng(SEED)
     theirs: Measure = lambda s: aec_random_loop(peer_env, peer_rng, s, SEED)  # noqa: E731
+    best, best_peer = interleaved(ours, theirs, seconds)
+    return best | {
+        "windows": WINDOWS,
+        "interleaved_reference": best_peer,
+        "vs_reference": best["steps_per_second"] / best_peer["steps_per_second"],
+    }
+
+
+def interleaved(ours: Measure, theirs: Measure, seconds: float) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The best of WINDOWS windows of each, after an untimed warm-up of each, our windows and
+    theirs alternating: a load that comes and goes moves both."""
     ours(0.0)
     theirs(0.0)
     own_windows, peer_windows = [], []
     for _ in range(WINDOWS):
         own_windows.append(rate(*ours(seconds / WINDOWS)))
         peer_windows.append(rate(*theirs(seconds / WINDOWS)))
-    best = max(own_windows, key=lambda window: window["steps_per_second"])
-    best_peer = max(peer_windows, key=lambda window: window["steps_per_second"])
+    return (
+        max(own_windows, key=lambda window: window["steps_per_second"]),
+        max(peer_windows, key=lambda window: window["steps_per_second"]),
+    )
+
+
+def beside_pgx(ours: Measure, seconds: float, pgx: PgxServer | None, kind: str) -> dict[str, Any]:
+    """`timed(ours)`, or, with a Pgx server, our windows alternating with its `kind` windows:
+    the figure plus `interleaved_pgx` (its best window) and `vs_pgx` (the ratio of the two)."""
+    if pgx is None:
+        return timed(ours, seconds) | {"interleaved_pgx": None, "vs_pgx": None}
+    best, best_pgx = interleaved(ours, pgx.measure(kind), seconds)
     return best | {
         "windows": WINDOWS,
-        "interleaved_reference": best_peer,
-        "vs_reference": best["steps_per_second"] / best_peer["steps_per_second"],
+        "interleaved_pgx": best_pgx,
+        "vs_pgx": best["steps_per_second"] / best_pgx["steps_per_second"],
     }
 
 
@@ -233,18 +261,23 @@ def aec_ratio(figures: dict[str, Any], reference: float | None) -> float | None:
     return figures["aec"]["steps_per_second"] / reference if reference else None
 
 
-def measure_batch(game: str, batch_size: int, threads: int, seconds: float) -> dict[str, Any]:
+def measure_batch(
+    game: str, batch_size: int, threads: int, seconds: float, pgx: PgxServer | None = None
+) -> dict[str, Any]:
+    """The batch row; at Pgx's batch size, beside Pgx's jitted step when a server is given."""
     runner = BatchRunner(game, batch_size, seed=SEED, num_threads=threads)
     rng = np.random.default_rng(SEED)
-    return {"batch_size": batch_size, "threads": threads} | timed(
-        lambda s: batch_python_loop(runner, rng, s), seconds
+    matched = pgx if batch_size == PLAYOUT_BATCH else None
+    return {"batch_size": batch_size, "threads": threads} | beside_pgx(
+        lambda s: batch_python_loop(runner, rng, s), seconds, matched, "step"
     )
 
 
-def measure_playout(game: str, threads: int, seconds: float) -> dict[str, Any]:
+def measure_playout(game: str, threads: int, seconds: float, pgx: PgxServer | None = None) -> dict[str, Any]:
+    """The in-kernel playout, beside Pgx's rollout in one jit when a server is given."""
     runner = BatchRunner(game, PLAYOUT_BATCH, seed=SEED, num_threads=threads)
-    return {"batch_size": PLAYOUT_BATCH, "threads": threads} | timed(
-        lambda s: kernel_playout_loop(runner, s, SEED), seconds
+    return {"batch_size": PLAYOUT_BATCH, "threads": threads} | beside_pgx(
+        lambda s: kernel_playout_loop(runner, s, SEED), seconds, pgx, "rollout"
     )
 
 
@@ -434,7 +467,9 @@ def measure_memory(game: str, n_games: int) -> dict[str, Any]:
     } | json.loads(line)
 
 
-def measure_game(game: str, args: argparse.Namespace, all_threads: int) -> dict[str, Any]:
+def measure_game(
+    game: str, args: argparse.Namespace, all_threads: int, pgx: PgxServer | None = None
+) -> dict[str, Any]:
     spec = get_game(game)
     options = spec.validate({})
     dims = spec.dims(spec.make_params(options))
@@ -452,10 +487,10 @@ def measure_game(game: str, args: argparse.Namespace, all_threads: int) -> dict[
     for batch_size in BATCH_SIZES:
         for threads in thread_counts:
             log(f"{game}: batch x{batch_size} from Python, {threads} thread(s)")
-            figures["batch_python"].append(measure_batch(game, batch_size, threads, args.seconds))
+            figures["batch_python"].append(measure_batch(game, batch_size, threads, args.seconds, pgx))
     log(f"{game}: in-kernel playout x{PLAYOUT_BATCH}")
-    one = measure_playout(game, 1, args.seconds)
-    every = measure_playout(game, all_threads, args.seconds)
+    one = measure_playout(game, 1, args.seconds, pgx)
+    every = measure_playout(game, all_threads, args.seconds, pgx)
     log(f"{game}: in-kernel playout, {all_threads} separate 1-thread processes")
     processes = measure_playout_processes(game, all_threads, args.seconds)
     figures["playout"] = {
@@ -533,13 +568,15 @@ def peer_openspiel(name: str, seconds: float) -> dict[str, Any]:
 
 PGX_ROWS = ("pgx connect_four x1024 jitted step from Python", "pgx connect_four x1024 rollout in one jit")
 
-# Run with `python -c`, so that jax's thread pools and memory stay out of our process.
+# Run with `python -c`, so that jax's thread pools and memory stay out of our process: a server
+# that compiles Pgx's jitted step and rollout once, says so in a JSON line, then answers each line
+# "step SECONDS" or "rollout SECONDS" on stdin with one window's figures (a JSON line), so that
+# our windows and Pgx's can alternate (PgxServer). It waits on stdin between windows: no CPU.
 PGX_SCRIPT = """
 import json, sys, time
 import jax, pgx
 from pgx.experimental import act_randomly, auto_reset
-seconds = float(sys.argv[1])
-batch, scan_length, windows = (int(argument) for argument in sys.argv[2:5])
+batch, scan_length = (int(argument) for argument in sys.argv[1:3])
 env = pgx.make("connect_four")
 step_all = jax.vmap(auto_reset(env.step, env.init))
 @jax.jit
@@ -554,51 +591,96 @@ def rollout(state, key):
         key, sub = jax.random.split(key)
         return (step(state, sub), key), None
     return jax.lax.scan(body, (state, key), None, length=scan_length)[0][0]
-def window(call, steps_per_call, state, key, budget):
+calls = {"step": (step, batch), "rollout": (rollout, batch * scan_length)}
+key = jax.random.PRNGKey(0)
+state = jax.jit(jax.vmap(env.init))(jax.random.split(key, batch))
+for call, _ in calls.values():
+    state = jax.block_until_ready(call(state, key))  # compile
+print(json.dumps({"versions": {"pgx": pgx.__version__, "jax": jax.__version__},
+                  "devices": [str(d) for d in jax.devices()]}), flush=True)
+for line in sys.stdin:
+    kind, budget = line.split()
+    call, steps_per_call = calls[kind]
     steps, start = 0, time.perf_counter()
     while True:
         key, sub = jax.random.split(key)
         state = call(state, sub)
         steps += steps_per_call
-        if time.perf_counter() - start >= budget:
+        if time.perf_counter() - start >= float(budget):
             jax.block_until_ready(state)
-            elapsed = time.perf_counter() - start
-            return state, {"steps": steps, "seconds": elapsed, "steps_per_second": steps / elapsed}
-def measure(call, steps_per_call, state, key):
-    state = jax.block_until_ready(call(state, key))  # compile
-    state, _ = window(call, steps_per_call, state, key, seconds / windows)  # warm up
-    best = None
-    for _ in range(windows):
-        key, sub = jax.random.split(key)
-        state, figures = window(call, steps_per_call, state, sub, seconds / windows)
-        if best is None or figures["steps_per_second"] > best["steps_per_second"]:
-            best = figures
-    return best | {"windows": windows}
-key = jax.random.PRNGKey(0)
-state = jax.jit(jax.vmap(env.init))(jax.random.split(key, batch))
-print(json.dumps({
-    "python_loop": measure(step, batch, state, key),
-    "jit_rollout": measure(rollout, batch * scan_length, state, key),
-    "versions": {"pgx": pgx.__version__, "jax": jax.__version__},
-    "devices": [str(d) for d in jax.devices()],
-}))
+            break
+    print(json.dumps({"steps": steps, "seconds": time.perf_counter() - start}), flush=True)
 """
 
 
-def peer_pgx(seconds: float) -> dict[str, dict[str, Any]]:
-    """Both Pgx rows from one subprocess (jax is imported and compiled once)."""
-    import importlib.util
+class PgxServer:
+    """Pgx's connect_four at batch PLAYOUT_BATCH in one long-lived subprocess (PGX_SCRIPT): jax is
+    imported and both calls compiled once, then `measure(kind)` is a Measure of one window of
+    its jitted step ("step") or its rollout in one jit ("rollout"). The batch and playout rows
+    alternate their windows with Pgx's, as the AEC loop's alternate with connect_four_v3's, so
+    that their ratio to Pgx holds under a load that comes and goes."""
 
-    if importlib.util.find_spec("pgx") is None:
-        raise ImportError("pgx is not installed (pip install pgx)")
-    line, _, _ = run_script(
-        PGX_SCRIPT, [str(seconds), str(PLAYOUT_BATCH), str(PLAYOUT_STEPS_PER_CALL), str(WINDOWS)]
-    )
-    figures = json.loads(line)
-    extra = {"versions": figures["versions"], "devices": figures["devices"], "batch_size": PLAYOUT_BATCH}
+    def __init__(self, script: str = PGX_SCRIPT) -> None:
+        import importlib.util
+
+        if script is PGX_SCRIPT and importlib.util.find_spec("pgx") is None:
+            raise ImportError("pgx is not installed (pip install pgx)")
+        self.process = subprocess.Popen(
+            [sys.executable, "-c", script, str(PLAYOUT_BATCH), str(PLAYOUT_STEPS_PER_CALL)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        hello = self._answer()
+        self.versions, self.devices = hello["versions"], hello["devices"]
+
+    def _answer(self) -> dict[str, Any]:
+        line = self.process.stdout.readline() if self.process.stdout else ""
+        if not line:
+            self.process.kill()
+            error = self.process.stderr.read() if self.process.stderr else ""
+            last = error.strip().splitlines()[-1] if error.strip() else f"exit code {self.process.wait()}"
+            raise RuntimeError(f"the Pgx subprocess stopped: {last}")
+        return json.loads(line)
+
+    def measure(self, kind: str) -> Measure:
+        def window(seconds: float) -> tuple[int, float]:
+            assert self.process.stdin is not None
+            self.process.stdin.write(f"{kind} {seconds!r}\n")
+            self.process.stdin.flush()
+            figures = self._answer()
+            return figures["steps"], figures["seconds"]
+
+        return window
+
+    def close(self) -> None:
+        if self.process.poll() is None:
+            if self.process.stdin:
+                self.process.stdin.close()
+            try:
+                self.process.wait(timeout=SUBPROCESS_TIMEOUT)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+
+
+PGX_KINDS = ("step", "rollout")  # PGX_ROWS[k] is measured by PgxServer.measure(PGX_KINDS[k])
+
+
+def peer_pgx(seconds: float, server: PgxServer | None = None) -> dict[str, dict[str, Any]]:
+    """Both Pgx rows, each the best of WINDOWS windows of one server (started here if not given)."""
+    own = server is None
+    server = PgxServer() if server is None else server
+    try:
+        pairs = zip(PGX_ROWS, PGX_KINDS, strict=True)
+        rows = {row: timed(server.measure(kind), seconds) for row, kind in pairs}
+    finally:
+        if own:
+            server.close()
+    extra = {"versions": server.versions, "devices": server.devices, "batch_size": PLAYOUT_BATCH}
     return {
-        PGX_ROWS[0]: figures["python_loop"] | extra,
-        PGX_ROWS[1]: figures["jit_rollout"] | extra | {"steps_per_call": PLAYOUT_STEPS_PER_CALL},
+        PGX_ROWS[0]: rows[PGX_ROWS[0]] | extra,
+        PGX_ROWS[1]: rows[PGX_ROWS[1]] | extra | {"steps_per_call": PLAYOUT_STEPS_PER_CALL},
     }
 
 
@@ -621,8 +703,17 @@ def guarded(measure: Callable[[float], Any], seconds: float) -> tuple[Any, str |
         return None, f"failed: {type(error).__name__}: {error}"
 
 
-def measure_peers(seconds: float, skip_reason: str | None) -> dict[str, dict[str, Any]]:
-    """Every peer row; a peer that is skipped, missing or failing is null with the reason."""
+def start_pgx() -> tuple[PgxServer | None, str | None]:
+    """The run's Pgx server, or None with the reason (not installed, or failed to start)."""
+    return guarded(lambda _: PgxServer(), 0.0)
+
+
+def measure_peers(
+    seconds: float, skip_reason: str | None, pgx: PgxServer | None = None, pgx_reason: str | None = None
+) -> dict[str, dict[str, Any]]:
+    """Every peer row; a peer that is skipped, missing or failing is null with the reason. The
+    Pgx rows come from `pgx` where given (`pgx_reason`: why there is none), else from a server
+    of their own."""
     peers: dict[str, dict[str, Any]] = {}
     for name, (path, measurer) in PEERS.items():
         if skip_reason is None:
@@ -633,7 +724,11 @@ def measure_peers(seconds: float, skip_reason: str | None) -> dict[str, dict[str
         }
     if skip_reason is None:
         log("peer: pgx connect_four (subprocess)")
-    rows, reason = guarded(peer_pgx, seconds) if skip_reason is None else (None, skip_reason)
+    measurer = peer_pgx if pgx is None else lambda s: peer_pgx(s, pgx)
+    if skip_reason is not None or pgx_reason is not None:
+        rows, reason = None, skip_reason or pgx_reason
+    else:
+        rows, reason = guarded(measurer, seconds)
     for row in PGX_ROWS:
         peers[row] = (unavailable(reason) if rows is None else rows[row] | {"reason": None}) | {
             "path": "batch"
@@ -713,6 +808,31 @@ def evaluate_targets(report: dict[str, Any]) -> list[dict[str, Any]]:
         )
         goal = PLAYOUT_STEPS_PER_SECOND.get(game, PLAYOUT_EVERY_GAME_STEPS_PER_SECOND)
         rows.append(target("in-kernel playout, best thread count", game, best_playout, goal, True, "steps/s"))
+        versus = [row["vs_pgx"] for row in figures["batch_python"] if row.get("vs_pgx") is not None]
+        note = "interleaved windows" if versus else "Pgx not measured"
+        rows.append(
+            target(
+                "batch x1024 with observations vs Pgx step, best threads",
+                game,
+                max(versus) if versus else None,
+                BATCH_VS_PGX_STEP,
+                True,
+                "x",
+                note,
+            )
+        )
+        versus_rollout = playout["all_threads"].get("vs_pgx")
+        rows.append(
+            target(
+                "in-kernel playout, all threads vs Pgx rollout",
+                game,
+                versus_rollout,
+                PLAYOUT_VS_PGX_ROLLOUT,
+                True,
+                "x",
+                "Pgx not measured" if versus_rollout is None else "interleaved windows",
+            )
+        )
         rows.append(
             target(
                 "thread scaling vs process scaling",
@@ -830,7 +950,7 @@ def table_rows(report: dict[str, Any]) -> list[tuple[str, float | None, str]]:
         rows.append((f"{game} aec", figures["aec"]["steps_per_second"], note))
         for row in figures["batch_python"]:
             label = f"{game} batch x{row['batch_size']} from Python, {threads_label(row['threads'])}"
-            rows.append((label, row["steps_per_second"], ""))
+            rows.append((label, row["steps_per_second"], pgx_note(row, "Pgx step")))
         playout = figures["playout"]
         for key in ("one_thread", "all_threads"):
             row = playout[key]
@@ -838,7 +958,7 @@ def table_rows(report: dict[str, Any]) -> list[tuple[str, float | None, str]]:
                 (
                     f"{game} playout x{row['batch_size']} in kernel, {threads_label(row['threads'])}",
                     row["steps_per_second"],
-                    "",
+                    pgx_note(row, "Pgx rollout"),
                 )
             )
         processes = playout["processes"]
@@ -850,6 +970,12 @@ def table_rows(report: dict[str, Any]) -> list[tuple[str, float | None, str]]:
             )
         )
     return rows
+
+
+def pgx_note(row: dict[str, Any], what: str) -> str:
+    """The row's ratio to Pgx in interleaved windows, for the printed table ("" if unmeasured)."""
+    ratio = row.get("vs_pgx")
+    return "" if ratio is None else f"{ratio_text(ratio)} {what} in interleaved windows"
 
 
 def print_report(report: dict[str, Any]) -> None:
@@ -958,6 +1084,12 @@ def markdown(report: dict[str, Any]) -> str:
     def figure(value: float | None) -> str:
         return f"{value:,.0f}" if value else "–"
 
+    def versus(row: dict[str, Any], section: float | None, what: str) -> str:
+        """Its ratio to Pgx: in interleaved windows where measured, else to the peers' section."""
+        if row.get("vs_pgx") is not None:
+            return f"{times(row['vs_pgx'], 1.0)} {what} (interleaved windows)"
+        return f"{times(row['steps_per_second'], section)} {what}"
+
     busy = busy_sections(report)
     quietness = (
         f"other processes kept cores busy before {', '.join(busy)}, which distorts those figures"
@@ -992,7 +1124,7 @@ def markdown(report: dict[str, Any]) -> str:
         pgx_step = peers[MATCHED_PEER["batch"]]["steps_per_second"]
         for row in figures["batch_python"]:
             value = row["steps_per_second"]
-            matched = f"{times(value, pgx_step)} Pgx step" if row["batch_size"] == PLAYOUT_BATCH else ""
+            matched = versus(row, pgx_step, "Pgx step") if row["batch_size"] == PLAYOUT_BATCH else ""
             lines.append(
                 f"| **{game}**, batch ×{row['batch_size']} from Python, {threads_label(row['threads'])} | "
                 f"{figure(value)} | {times(value, reference)} | {matched} |"
@@ -1015,7 +1147,7 @@ def markdown(report: dict[str, Any]) -> str:
             value = row["steps_per_second"]
             lines.append(
                 f"| **{game}**, {label} | {figure(value)} | {times(value, reference)} | "
-                f"{times(value, pgx_rollout)} Pgx rollout |"
+                f"{versus(row, pgx_rollout, 'Pgx rollout')} |"
             )
     lines += [
         "",
@@ -1171,15 +1303,23 @@ def run_bench(args: argparse.Namespace) -> int:
             "seed": SEED,
         },
     }
-    report["peers"] = measure_peers(args.seconds, "skipped (--no-peers)" if args.no_peers else None)
-    report["reference"] = {
-        "name": REFERENCE,
-        "steps_per_second": report["peers"][REFERENCE]["steps_per_second"],
-    }
-    report["games"] = {}
-    for game in games:
-        busy_cores[game] = other_busy_cores(sample_seconds)
-        report["games"][game] = measure_game(game, args, all_threads)
+    skip_reason = "skipped (--no-peers)" if args.no_peers else None
+    # One Pgx server for the whole run: the peers' section and every game's batch and playout
+    # rows, whose windows alternate with its windows.
+    pgx, pgx_reason = (None, None) if args.no_peers else start_pgx()
+    try:
+        report["peers"] = measure_peers(args.seconds, skip_reason, pgx, pgx_reason)
+        report["reference"] = {
+            "name": REFERENCE,
+            "steps_per_second": report["peers"][REFERENCE]["steps_per_second"],
+        }
+        report["games"] = {}
+        for game in games:
+            busy_cores[game] = other_busy_cores(sample_seconds)
+            report["games"][game] = measure_game(game, args, all_threads, pgx)
+    finally:
+        if pgx is not None:
+            pgx.close()
     busy_cores["after"] = other_busy_cores(sample_seconds)
     report["busy_cores"] = busy_cores
     report["targets"] = evaluate_targets(report)
