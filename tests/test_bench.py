@@ -128,6 +128,15 @@ def check_every_game_and_field(quick_report: tuple[dict[str, Any], Path], quick_
         assert processes["processes"] == max(threads) == len(processes["per_process"])
         for row in processes["per_process"]:
             assert_rate(row)
+        assert processes["steps_per_second"] == pytest.approx(
+            sum(row["steps_per_second"] for row in processes["per_process"])
+        )
+        # The threads in a fresh process too, their windows alternating with the processes'.
+        assert_rate(playout["fresh_threads"])
+        assert playout["fresh_threads"]["threads"] == max(threads)
+        assert playout["threads_vs_processes"] == pytest.approx(
+            playout["fresh_threads"]["steps_per_second"] / processes["steps_per_second"]
+        )
         assert playout["thread_scaling"] > 0 and playout["process_scaling"] > 0
         start = figures["start"]
         assert START_FIELDS <= start["cold"].keys() and START_FIELDS <= start["cached"].keys()
@@ -151,7 +160,7 @@ def check_every_game_and_field(quick_report: tuple[dict[str, Any], Path], quick_
     # Every target is checked for every game; without the peer the ratio to it is unknown.
     for game in quick_games:
         names = {row["target"] for row in report["targets"] if row["game"] == game}
-        assert "AEC loop vs connect_four_v3" in names and "thread scaling vs process scaling" in names
+        assert "AEC loop vs connect_four_v3" in names and "threads vs processes, playout" in names
         assert {"batch x1024 with observations vs Pgx step, best threads"} <= names
         assert {"in-kernel playout, all threads vs Pgx rollout"} <= names
         assert sum(name.startswith("cached start") for name in names) == len(bench.START_TARGET_STAGES)
@@ -293,9 +302,11 @@ def test_the_batch_and_playout_rows_alternate_their_windows_with_pgx():
                 "playout": {
                     "one_thread": playout,
                     "all_threads": playout | {"threads": 2},
+                    "fresh_threads": playout | {"threads": 2},
                     "processes": {"steps_per_second": 1.0, "processes": 2},
                     "thread_scaling": 1.0,
                     "process_scaling": 1.0,
+                    "threads_vs_processes": 1.0,
                 },
                 "start": {
                     kind: dict.fromkeys((*bench.START_TARGET_STAGES, "reason")) for kind in ("cold", "cached")

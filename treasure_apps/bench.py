@@ -9,8 +9,9 @@ For every game in the registry, at its default options:
              `random_actions()` (a uniformly random legal action per game, drawn in a kernel from
              `legal_masks()`: Pgx's row draws its random actions inside its jitted step too) and
              `step()` every step, on 1 thread and on all of numba's threads;
-* playout    `BatchRunner.random_playout` (random self-play inside one numba kernel) on 1 thread,
-             on all threads, and as that many separate 1-thread processes (the scaling reference);
+* playout    `BatchRunner.random_playout` (random self-play inside one numba kernel) on 1 thread
+             and on all threads; then, in fresh processes with alternating windows, all threads in
+             one process against that many 1-thread processes (threads ÷ processes);
 * start      seconds from launching a fresh Python process until the first `reset`, the end of
              the first random AEC game, a BatchRunner's first step and its first playout, with an
              empty numba cache (cold; skipped under --quick) and again with the cache that run
@@ -60,7 +61,7 @@ from treasure_core.batch import BatchRunner
 from treasure_core.registry import game_names, get_game, make_env, module_of, register
 
 DESCRIPTION = "throughput, scaling, start-up and memory of every game, beside the peer libraries"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: the Pgx windows beside the batch and playout rows, the fresh threads
 DEFAULT_SECONDS = 3.0  # wall-clock budget of each throughput figure
 QUICK_SECONDS = 0.3  # the same, under --quick
 WINDOWS = 3  # each figure is the best of this many windows of seconds / WINDOWS (load spikes)
@@ -89,6 +90,7 @@ PLAYOUT_EVERY_GAME_STEPS_PER_SECOND = 1e6
 # twice Pgx's rollout in one jit.
 BATCH_VS_PGX_STEP = 1.0
 PLAYOUT_VS_PGX_ROLLOUT = 2.0
+THREADS_VS_PROCESSES = 0.95  # the playout on all threads of one process over as many processes
 # Start-up targets (issue 26), upper bounds in seconds from launch: the first AEC step, the first
 # batch step, and every kernel of the game (`treasure-envs warmup GAME`, in a process of its own).
 COLD_START_SECONDS = {"first_step": 5.0, "batch_ready": 10.0, "warmup": 20.0}
@@ -281,47 +283,87 @@ def measure_playout(game: str, threads: int, seconds: float, pgx: PgxServer | No
     )
 
 
-def _playout_process(game: str, module: str, seconds: float, barrier: Any, results: Any, index: int) -> None:
-    """One of the separate 1-thread processes: warm up, wait for the others, then measure."""
+def _playout_worker(
+    game: str, module: str, threads: int, seed: int, commands: Any, results: Any, barrier: Any
+) -> None:
+    """A spawned process running the playout on `threads` threads: warm up, say so, then one
+    window per command (its seconds; None ends it), after waiting at `barrier` if given."""
     try:
         register(game, module)
-        runner = BatchRunner(game, PLAYOUT_BATCH, seed=SEED + index, num_threads=1)
-        kernel_playout_loop(runner, 0.0, SEED)
-        barrier.wait()
-        results.put((index, timed(lambda s: kernel_playout_loop(runner, s, SEED + index), seconds), None))
+        runner = BatchRunner(game, PLAYOUT_BATCH, seed=seed, num_threads=threads)
+        kernel_playout_loop(runner, 0.0, seed)
+        results.put((seed, "ready", None))
+        while (seconds := commands.get()) is not None:
+            if barrier is not None:
+                barrier.wait(timeout=SUBPROCESS_TIMEOUT)
+            seed += 1
+            results.put((seed, rate(*kernel_playout_loop(runner, seconds, seed)), None))
     except Exception as error:  # reported by the parent, with the traceback's last line
-        results.put((index, None, f"{type(error).__name__}: {error}"))
+        results.put((seed, None, f"{type(error).__name__}: {error}"))
 
 
-def measure_playout_processes(game: str, processes: int, seconds: float) -> dict[str, Any]:
-    """`processes` spawned processes, each running the 1-thread playout at the same time; the
-    figure is the sum of their rates."""
+def measure_playout_fresh(game: str, processes: int, seconds: float) -> dict[str, Any]:
+    """Threads against processes on equal terms: one fresh spawned process running the playout
+    on `processes` threads, and `processes` fresh 1-thread processes running it at once (started
+    together at a barrier), their windows alternating. The bench's own long-lived process runs
+    15-25% slower than a fresh one, so its thread figures are not set against fresh processes.
+    Returns the threads' best window and the processes' best window (the sum of their rates)."""
     context = multiprocessing.get_context("spawn")
-    barrier = context.Barrier(processes)
     results = context.Queue()
+    barrier = context.Barrier(processes)
+    commands = [context.Queue() for _ in range(processes + 1)]
     workers = [
         context.Process(
-            target=_playout_process,
-            args=(game, module_of(game), seconds, barrier, results, index),
+            target=_playout_worker,
+            args=(game, module_of(game), threads, SEED + 1000 * index, commands[index], results, gate),
             daemon=True,
         )
-        for index in range(processes)
+        for index, (threads, gate) in enumerate([(processes, None)] + [(1, barrier)] * processes)
     ]
+
+    def answers(count: int) -> list[dict[str, Any] | str]:
+        got = [results.get(timeout=SUBPROCESS_TIMEOUT) for _ in range(count)]
+        errors = [error for _, _, error in got if error]
+        if errors:
+            raise RuntimeError(f"{game}: a playout process failed: {errors[0]}")
+        return [figures for _, figures, _ in got]
+
     for worker in workers:
         worker.start()
-    outcomes = [results.get(timeout=SUBPROCESS_TIMEOUT) for _ in workers]
-    for worker in workers:
-        worker.join(timeout=SUBPROCESS_TIMEOUT)
-    errors = [error for _, _, error in outcomes if error]
-    if errors:
-        raise RuntimeError(f"{game}: a playout process failed: {errors[0]}")
-    per_process = [measured for _, measured, _ in sorted(outcomes, key=lambda outcome: outcome[0])]
+    try:
+        answers(len(workers))  # every worker warmed up
+        threads_windows, process_windows = [], []
+        for _ in range(WINDOWS):
+            commands[0].put(seconds / WINDOWS)
+            threads_windows.append(answers(1)[0])
+            for queue in commands[1:]:
+                queue.put(seconds / WINDOWS)
+            per_process = answers(processes)
+            process_windows.append(
+                {
+                    "steps_per_second": sum(row["steps_per_second"] for row in per_process),
+                    "per_process": per_process,
+                }
+            )
+        for queue in commands:
+            queue.put(None)
+        for worker in workers:
+            worker.join(timeout=SUBPROCESS_TIMEOUT)
+    finally:
+        for worker in workers:
+            if worker.is_alive():
+                worker.terminate()
+    best_threads = max(threads_windows, key=lambda window: window["steps_per_second"])
+    best_processes = max(process_windows, key=lambda window: window["steps_per_second"])
     return {
-        "processes": processes,
-        "threads_per_process": 1,
-        "batch_size": PLAYOUT_BATCH,
-        "steps_per_second": sum(r["steps_per_second"] for r in per_process),
-        "per_process": per_process,
+        "threads": {"batch_size": PLAYOUT_BATCH, "threads": processes, "windows": WINDOWS} | best_threads,
+        "processes": {
+            "processes": processes,
+            "threads_per_process": 1,
+            "batch_size": PLAYOUT_BATCH,
+            "windows": WINDOWS,
+        }
+        | best_processes,
     }
 
 
@@ -491,14 +533,17 @@ def measure_game(
     log(f"{game}: in-kernel playout x{PLAYOUT_BATCH}")
     one = measure_playout(game, 1, args.seconds, pgx)
     every = measure_playout(game, all_threads, args.seconds, pgx)
-    log(f"{game}: in-kernel playout, {all_threads} separate 1-thread processes")
-    processes = measure_playout_processes(game, all_threads, args.seconds)
+    log(f"{game}: in-kernel playout, {all_threads} threads against {all_threads} processes, all fresh")
+    fresh = measure_playout_fresh(game, all_threads, args.seconds)
+    processes = fresh["processes"]
     figures["playout"] = {
         "one_thread": one,
         "all_threads": every,
+        "fresh_threads": fresh["threads"],
         "processes": processes,
         "thread_scaling": every["steps_per_second"] / one["steps_per_second"],
         "process_scaling": processes["steps_per_second"] / one["steps_per_second"],
+        "threads_vs_processes": fresh["threads"]["steps_per_second"] / processes["steps_per_second"],
     }
     log(f"{game}: cold and cached start")
     figures["start"] = measure_start(game, cold=not args.quick)
@@ -835,14 +880,14 @@ def evaluate_targets(report: dict[str, Any]) -> list[dict[str, Any]]:
         )
         rows.append(
             target(
-                "thread scaling vs process scaling",
+                "threads vs processes, playout",
                 game,
-                playout["thread_scaling"],
-                playout["process_scaling"],
+                playout["threads_vs_processes"],
+                THREADS_VS_PROCESSES,
                 True,
                 "x",
-                f"{playout['all_threads']['threads']} threads vs "
-                f"{playout['processes']['processes']} processes",
+                f"{playout['fresh_threads']['threads']} threads in a fresh process vs "
+                f"{playout['processes']['processes']} fresh processes, alternating windows",
             )
         )
         for kind, goals in (("cold", COLD_START_SECONDS), ("cached", CACHED_START_SECONDS)):
@@ -961,7 +1006,14 @@ def table_rows(report: dict[str, Any]) -> list[tuple[str, float | None, str]]:
                     pgx_note(row, "Pgx rollout"),
                 )
             )
-        processes = playout["processes"]
+        fresh, processes = playout["fresh_threads"], playout["processes"]
+        rows.append(
+            (
+                f"{game} playout x{fresh['batch_size']}, {threads_label(fresh['threads'])}, fresh process",
+                fresh["steps_per_second"],
+                f"{playout['threads_vs_processes']:.2f} of the processes' sum, alternating windows",
+            )
+        )
         rows.append(
             (
                 f"{game} playout x{processes['batch_size']}, {processes['processes']} processes x 1 thread",
@@ -1138,8 +1190,13 @@ def markdown(report: dict[str, Any]) -> str:
                 playout["all_threads"],
             ),
             (
-                f"in-kernel playout ×{PLAYOUT_BATCH}, {playout['processes']['processes']} processes "
-                "× 1 thread",
+                f"in-kernel playout ×{PLAYOUT_BATCH}, {threads_label(playout['fresh_threads']['threads'])} "
+                "in a fresh process",
+                playout["fresh_threads"],
+            ),
+            (
+                f"in-kernel playout ×{PLAYOUT_BATCH}, {playout['processes']['processes']} fresh processes "
+                "× 1 thread (alternating with the row above)",
                 playout["processes"],
             ),
         ]
