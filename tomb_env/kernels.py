@@ -925,10 +925,11 @@ def warded(ability: int, value: int) -> int:
 
 
 @njit(cache=True)
-def stash_value(state: np.ndarray, player: int) -> int:
-    """player_score without the Mercenary's threat, in one pass over the cards: the combos and
-    the Gambler's call depend on cards seen later, so each such card's value is kept both ways
-    and the right one is added at the end."""
+def known_score(state: np.ndarray, player: int) -> int:
+    """`player`'s value as it can know it before the end: player_score without a Mercenary's
+    threat (abilities="assumed"), which depends on the others' hidden characters. One pass over
+    the cards: the combos and the Gambler's call depend on cards seen later, so each such card's
+    value is kept both ways and the right one is added at the end."""
     character = state[CHARACTER + player]
     ability = ability_of(state, player)
     deck = state[CARD_SET]
@@ -994,14 +995,7 @@ def player_score(state: np.ndarray, player: int) -> int:
     """Treasure values (Treasure Map as a set, the combos, the coin flips) plus the character's
     bonus per card (FAQ: for each treasure) plus gold; with abilities="assumed" the character's
     ability and the Mercenary's threat."""
-    return stash_value(state, player) - threat_against(state, player)
-
-
-@njit(cache=True)
-def known_score(state: np.ndarray, player: int) -> int:
-    """`player`'s value as it can know it before the end: without a Mercenary's threat
-    (abilities="assumed"), which depends on the others' hidden characters."""
-    return stash_value(state, player)
+    return known_score(state, player) - threat_against(state, player)
 
 
 @njit(cache=True)
