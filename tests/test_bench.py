@@ -144,6 +144,10 @@ def check_every_game_and_field(quick_report: tuple[dict[str, Any], Path], quick_
         assert start["cached"]["reason"] is None
         stages = [start["cached"][stage] for stage in bench.START_STAGES]
         assert 0 < stages[0] and stages == sorted(stages), game  # stamped in order
+        # --quick: the search at the first count on one thread; no target at 400 simulations.
+        search = figures["search"]
+        assert [(row["sims"], row["threads"]) for row in search["rows"]] == [(bench.QUICK_SEARCH_SIMS[0], 1)]
+        assert search["rows"][0]["ms_per_decision"] > 0 and search["playout"] in ("bot", "random")
         memory = figures["memory"]
         assert MEMORY_FIELDS <= memory.keys() and memory["games"] == MEMORY_GAMES
         assert memory["batch_arrays_bytes"] >= MEMORY_GAMES * memory["state_bytes"] > 0
@@ -178,6 +182,8 @@ def check_the_readme_tables(quick_report: tuple[dict[str, Any], Path], quick_gam
     assert f"`{report['command']}`" in tables
     for game in quick_games:
         assert f"| **{game}**, AEC loop |" in tables and f"| {game} | " in tables
+        search = report["games"][game]["search"]
+        assert f"| {game} | {search['playout']}, cap {search['max_steps']}, c {search['c']} | " in tables
     assert tables.count("| not measured |") == sum(row["met"] is None for row in report["targets"])
 
 
@@ -194,6 +200,7 @@ def check_the_printed_table(
     out = capsys.readouterr().out
     for game in quick_games:
         assert f"{game} aec" in out and f"{game} playout x{bench.PLAYOUT_BATCH} in kernel" in out
+        assert f"  {game:<10} {bench.QUICK_SEARCH_SIMS[0]} sims 1t " in out
     assert "skipped (--no-peers)" in out and "targets" in out
 
 
@@ -230,6 +237,24 @@ def test_targets_are_met_or_missed_by_the_ratio():
     assert slow_start["met"] is False and slow_start["ratio"] == 0.5
     assert bench.target("start", "g", 5.0, 10.0, False, "s")["met"] is True
     assert bench.target("start", "g", None, 10.0, False, "s", "skipped")["met"] is None
+
+
+def test_the_search_section_times_every_count_on_every_thread_count_and_sets_its_target():
+    search = bench.measure_search("nakbe", (4, 8), (1, 2))
+    assert [(row["sims"], row["threads"]) for row in search["rows"]] == [(4, 1), (8, 1), (4, 2), (8, 2)]
+    assert all(row["ms_per_decision"] > 0 and row["decisions_per_second"] > 0 for row in search["rows"])
+    assert search["playout"] == "bot" and search["max_steps"] > 0
+    assert bench.search_row({"search": search}, 8, 2) is search["rows"][3]
+    assert bench.search_row({"search": search}, bench.SEARCH_TARGET_SIMS, 1) is None
+    # The target is the one-thread decision at SEARCH_TARGET_SIMS, an upper bound in ms.
+    fast = {"search": {"rows": [{"sims": bench.SEARCH_TARGET_SIMS, "threads": 1, "ms_per_decision": 10.0}]}}
+    slow = {"search": {"rows": [{"sims": bench.SEARCH_TARGET_SIMS, "threads": 1, "ms_per_decision": 80.0}]}}
+    for figures, met in ((fast, True), (slow, False)):
+        rows = bench.search_targets("nakbe", figures)
+        assert [(row["target"], row["goal"], row["unit"], row["met"]) for row in rows] == [
+            ("search decision at 400 simulations, one thread", bench.SEARCH_MS_PER_DECISION, "ms", met)
+        ]
+    assert bench.search_targets("nakbe", {"search": search}) == []
 
 
 def test_the_chart_is_drawn_against_the_reference(quick_report, tmp_path):

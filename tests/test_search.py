@@ -313,11 +313,3 @@ def test_agent_factory_names_the_search():
             agent_factory(game, spec)
     with pytest.raises(ValueError, match="mcts"):
         agent_factory(game, "mctss")
-
-
-def test_the_bench_search_section_times_a_few_decisions():
-    from treasure_apps import bench
-
-    figures = bench.measure_search("nakbe", 8)
-    assert figures["sims"] == 8 and figures["threads"] == 1 and figures["playout"] == "bot"
-    assert figures["ms_per_decision"] > 0 and figures["decisions_per_second"] > 0

@@ -17,6 +17,8 @@ For every game in the registry, at its default options:
              empty numba cache (cold; skipped under --quick) and again with the cache that run
              left behind (cached);
 * memory     bytes per game state, and the numpy memory of a batch of 10^5 games.
+* search     ms per decision of the search (treasure_core.search, the game's defaults) at 100,
+             400 and 1,600 simulations on 1 thread and on all threads, on the opening position.
 
 The peers, on the same loops: PettingZoo's connect_four_v3 and texas_holdem_v4 (AEC loop),
 OpenSpiel's connect_four and backgammon (a Python loop over pyspiel), and Pgx's connect_four at
@@ -49,7 +51,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -61,7 +63,8 @@ from treasure_core.batch import BatchRunner
 from treasure_core.registry import game_names, get_game, make_env, module_of, register
 
 DESCRIPTION = "throughput, scaling, start-up and memory of every game, beside the peer libraries"
-SCHEMA_VERSION = 2  # 2: the Pgx windows beside the batch and playout rows, the fresh threads
+SCHEMA_VERSION = 3  # 2: the Pgx windows beside the batch and playout rows, the fresh threads;
+# 3: the search section as rows of simulations x threads
 DEFAULT_SECONDS = 3.0  # wall-clock budget of each throughput figure
 QUICK_SECONDS = 0.3  # the same, under --quick
 WINDOWS = 3  # each figure is the best of this many windows of seconds / WINDOWS (load spikes)
@@ -69,8 +72,10 @@ BATCH_SIZES = (1, 64, 1024)  # games per BatchRunner driven from Python
 PLAYOUT_BATCH = 1024  # games per random_playout call
 PLAYOUT_STEPS_PER_CALL = 256  # decisions each game takes per random_playout call
 MEMORY_GAMES = 100_000  # the batch whose memory is measured
-SEARCH_SIMS = 400  # the search section: simulations per decision (the game's search defaults)
-QUICK_SEARCH_SIMS = 100  # the same, under --quick
+# The search section: simulations per decision (the game's search defaults), each on one thread
+# and on all threads (root parallelism); under --quick the first count on one thread only.
+SEARCH_SIMS = (100, 400, 1600)
+QUICK_SEARCH_SIMS = (100,)
 SEARCH_DECISIONS = 5  # decisions timed on the opening position (after one to load the cache)
 SEED = 0
 # Before the peers and before each game, the benchmark sleeps a moment and counts how many cores
@@ -91,6 +96,9 @@ PLAYOUT_EVERY_GAME_STEPS_PER_SECOND = 1e6
 BATCH_VS_PGX_STEP = 1.0
 PLAYOUT_VS_PGX_ROLLOUT = 2.0
 THREADS_VS_PROCESSES = 0.95  # the playout on all threads of one process over as many processes
+# Issue 28: a search decision at SEARCH_TARGET_SIMS simulations on one thread takes at most this.
+SEARCH_TARGET_SIMS = 400
+SEARCH_MS_PER_DECISION = 50.0
 # Start-up targets (issue 26), upper bounds in seconds from launch: the first AEC step, the first
 # batch step, and every kernel of the game (`treasure-envs warmup GAME`, in a process of its own).
 COLD_START_SECONDS = {"first_step": 5.0, "batch_ready": 10.0, "warmup": 20.0}
@@ -554,41 +562,61 @@ def measure_game(
     log(f"{game}: memory of {args.memory_games} games")
     figures["memory"] = measure_memory(game, args.memory_games)
     log(f"{game}: search (MCTS) on the opening")
-    figures["search"] = measure_search(game, QUICK_SEARCH_SIMS if args.quick else SEARCH_SIMS)
+    figures["search"] = measure_search(
+        game,
+        QUICK_SEARCH_SIMS if args.quick else SEARCH_SIMS,
+        (1,) if args.quick else tuple(thread_counts),
+    )
     return figures
 
 
-def measure_search(game: str, sims: int) -> dict[str, Any]:
-    """ms per decision of the search (treasure_core.search, the game's defaults) on one thread,
-    on the opening position: a few decisions after one that compiles or loads the cache (the
-    start-up section's warmup has filled it). benchmarks/search.py has the full table."""
+def measure_search(game: str, sims: Sequence[int], thread_counts: Sequence[int] = (1,)) -> dict[str, Any]:
+    """ms per decision and decisions per second of the search (treasure_core.search, the game's
+    defaults) at each simulation count on each thread count (root parallelism: one tree per
+    thread, numba on that many threads), on the opening position: a few decisions after one that
+    compiles or loads the cache (the start-up section's warmup has filled it).
+    benchmarks/search.py has the table over many positions, and the win rates."""
     from treasure_core.agents import MCTSAgent  # the search section only
     from treasure_core.header import CURRENT_PLAYER
 
     spec = get_game(game)
-    agent = MCTSAgent(spec, sims=sims, seed=SEED, threads=1)
     env = make_env(game)
     env.reset(seed=SEED)
     state = env.unwrapped.get_state()
     player = int(state[CURRENT_PLAYER])
     before = numba.get_num_threads()
-    numba.set_num_threads(1)
+    rows = []
+    params: dict[str, Any] = {}
     try:
-        agent.decide(state, player)
-        start = time.perf_counter()
-        for _ in range(SEARCH_DECISIONS):
-            agent.decide(state, player)
-        seconds = (time.perf_counter() - start) / SEARCH_DECISIONS
+        for threads in thread_counts:
+            numba.set_num_threads(threads)
+            for count in sims:
+                agent = MCTSAgent(spec, sims=count, seed=SEED, threads=threads)
+                params = agent.params
+                agent.decide(state, player)
+                start = time.perf_counter()
+                for _ in range(SEARCH_DECISIONS):
+                    agent.decide(state, player)
+                seconds = (time.perf_counter() - start) / SEARCH_DECISIONS
+                rows.append(
+                    {
+                        "sims": int(count),
+                        "threads": int(threads),
+                        "ms_per_decision": 1000 * seconds,
+                        "decisions_per_second": 1 / seconds if seconds > 0 else None,
+                    }
+                )
     finally:
         numba.set_num_threads(before)
-    return {
-        "sims": sims,
-        "threads": 1,
-        "playout": agent.params["playout"],
-        "max_steps": agent.params["max_steps"],
-        "ms_per_decision": 1000 * seconds,
-        "decisions_per_second": 1 / seconds if seconds > 0 else None,
-    }
+    return {"playout": params["playout"], "max_steps": params["max_steps"], "c": params["c"], "rows": rows}
+
+
+def search_row(figures: dict[str, Any], sims: int, threads: int) -> dict[str, Any] | None:
+    """The search section's row at `sims` simulations on `threads` threads, if measured."""
+    for row in figures.get("search", {}).get("rows", []):
+        if row["sims"] == sims and row["threads"] == threads:
+            return row
+    return None
 
 
 # -- the peers --------------------------------------------------------------------------------
@@ -899,6 +927,7 @@ def evaluate_targets(report: dict[str, Any]) -> list[dict[str, Any]]:
                 f"{playout['processes']['processes']} fresh processes, alternating windows",
             )
         )
+        rows += search_targets(game, figures)
         for kind, goals in (("cold", COLD_START_SECONDS), ("cached", CACHED_START_SECONDS)):
             for stage in START_TARGET_STAGES:
                 rows.append(
@@ -913,6 +942,25 @@ def evaluate_targets(report: dict[str, Any]) -> list[dict[str, Any]]:
                     )
                 )
     return rows
+
+
+def search_targets(game: str, figures: dict[str, Any]) -> list[dict[str, Any]]:
+    """Issue 28's time target, where the search section measured its row: a decision at
+    SEARCH_TARGET_SIMS simulations on one thread in at most SEARCH_MS_PER_DECISION ms."""
+    row = search_row(figures, SEARCH_TARGET_SIMS, 1)
+    if row is None:
+        return []
+    return [
+        target(
+            f"search decision at {SEARCH_TARGET_SIMS} simulations, one thread",
+            game,
+            row["ms_per_decision"],
+            SEARCH_MS_PER_DECISION,
+            False,
+            "ms",
+            "the opening position",
+        )
+    ]
 
 
 def other_busy_cores(seconds: float) -> float | None:
@@ -1069,14 +1117,15 @@ def print_report(report: dict[str, Any]) -> None:
                 continue
             print(f"  {game:<10} {kind:<7}" + "".join(f"{start[stage]:>15.2f}" for stage in stages))
     print()
-    print("search (MCTS, the game's defaults, one thread, the opening position)")
+    print("search (MCTS, the game's defaults, the opening position): ms per decision")
     for game, figures in report["games"].items():
         search = figures.get("search")
         if search:
-            print(
-                f"  {game:<10} {search['ms_per_decision']:>8.2f} ms per decision at {search['sims']} "
-                f"simulations ({search['playout']} playout, cap {search['max_steps']})"
+            cells = ", ".join(
+                f"{row['sims']} sims {row['threads']}t {row['ms_per_decision']:.2f}" for row in search["rows"]
             )
+            settings = f"{search['playout']} playout, cap {search['max_steps']}, c {search['c']}"
+            print(f"  {game:<10} {cells} ({settings})")
     print()
     print("memory")
     for game, figures in report["games"].items():
@@ -1234,6 +1283,26 @@ def markdown(report: dict[str, Any]) -> str:
             f"{memory['tracemalloc_peak_with_observations_bytes'] / 2**20:,.0f} MiB | "
             f"{stages(start['cold'])} | {stages(start['cached'])} |"
         )
+    searched = {game: figures["search"] for game, figures in report["games"].items() if figures.get("search")}
+    if searched:
+        heads = sorted(
+            {(row["threads"], row["sims"]) for search in searched.values() for row in search["rows"]}
+        )
+        lines += [
+            "",
+            "| search (the game's defaults, the opening position), ms per decision | playout | "
+            + " | ".join(f"{sims} sims, {threads_label(threads)}" for threads, sims in heads)
+            + " |",
+            "|---|---|" + "---:|" * len(heads),
+        ]
+        for game, search in searched.items():
+            times_ms = {(row["threads"], row["sims"]): row["ms_per_decision"] for row in search["rows"]}
+            cells = [f"{times_ms[head]:.1f}" if head in times_ms else "–" for head in heads]
+            lines.append(
+                f"| {game} | {search['playout']}, cap {search['max_steps']}, c {search['c']} | "
+                + " | ".join(cells)
+                + " |"
+            )
     lines += ["", "| target | game | goal | measured | ratio | |", "|---|---|---:|---:|---:|---|"]
     for row in report["targets"]:
         verdict = {True: "met", False: "missed", None: "not measured"}[row["met"]]
