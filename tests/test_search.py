@@ -313,3 +313,38 @@ def test_agent_factory_names_the_search():
             agent_factory(game, spec)
     with pytest.raises(ValueError, match="mcts"):
         agent_factory(game, "mctss")
+
+
+def test_the_search_is_an_agent_everywhere_agents_are_named(monkeypatch, capsys):
+    """Issue 28 item 3 beyond selfplay (tests/test_cli.py): the round robin with Elo, a person
+    playing against it, the Gymnasium adapter's opponents and the training pool."""
+    import builtins
+
+    from treasure_adapters.single_agent import OpponentPool, TreasureGymEnv
+    from treasure_apps.cli import main
+
+    search = "mcts:sims=4,c=1.0"
+    assert main(["eval", "nakbe", "--players", "2", "--round-robin", f"{search},bot", "--games", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "Round robin" in out and f"{search} = 0" in out  # the Elo line names it
+
+    def first_legal(prompt: str) -> str:  # the person: the first legal move the prompt lists
+        return prompt.split("(")[1].split(",")[0].split(" ")[0]
+
+    monkeypatch.setattr(builtins, "input", first_legal)
+    assert main(["play", "nakbe", "--players", "2", "--seed", "3", "--opponents", search]) == 0
+    assert "(you)" in capsys.readouterr().out
+
+    for opponents in (search, OpponentPool("nakbe", fixed=[search, "bot"], fixed_share=1.0)):
+        env = TreasureGymEnv("nakbe", opponents=opponents, num_players=2)
+        observation, info = env.reset(seed=5)
+        rng = np.random.default_rng(0)
+        done = False
+        while not done:
+            action = int(rng.choice(np.flatnonzero(info["action_mask"])))
+            observation, reward, terminated, truncated, info = env.step(action)
+            done = terminated or truncated
+        assert reward in (-1.0, 0.0, 1.0) or truncated
+    pool = OpponentPool("nakbe", fixed=[search], fixed_share=1.0)
+    (factory,) = pool.draw(np.random.default_rng(0), 1)
+    assert isinstance(factory(0), MCTSAgent) and factory(0).params["sims"] == 4
