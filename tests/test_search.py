@@ -194,7 +194,11 @@ def test_the_decision_depends_only_on_what_the_deciding_seat_may_know(name, play
     re-deals before shuffling it."""
     game = get_game(name)
     resample = game.kernels.resample_hidden
-    agent = mcts_policy(game, sims=16, seed=11, playout="random", max_steps=200)
+    # Random playouts, and the game's defaults (its bot playouts, cut and valued where it cuts).
+    agents = [
+        mcts_policy(game, sims=16, seed=11, playout="random", max_steps=200),
+        mcts_policy(game, sims=16, seed=11),
+    ]
     env = make_env(name, num_players=players)
     rng = np.random.default_rng(players)
     checked = 0
@@ -208,7 +212,7 @@ def test_the_decision_depends_only_on_what_the_deciding_seat_may_know(name, play
             continue
         state = env.get_state().copy()
         player = int(state[CURRENT_PLAYER])
-        action = agent.decide(state, player)
+        actions = [agent.decide(state, player) for agent in agents]
         dealt = state.copy()
         resample(dealt, np.int64(player), np.int64(1234))
         for k in range(3):
@@ -217,7 +221,7 @@ def test_the_decision_depends_only_on_what_the_deciding_seat_may_know(name, play
             again = changed.copy()
             resample(again, np.int64(player), np.int64(1234))
             assert np.array_equal(again, dealt), f"{name} {players}p: the re-deal depends on the hidden part"
-            assert agent.decide(changed, player) == action
+            assert [agent.decide(changed, player) for agent in agents] == actions
         checked += 1
     assert checked
 
