@@ -21,7 +21,8 @@ def test_compile_game_compiles_every_contract_kernel_and_every_bot() -> None:
     missing = [name for name in Kernels._fields if not getattr(game.kernels, name).signatures]
     missing += [name for name, bot in game.bots.items() if not bot.policy.signatures]
     search = search_module(game)
-    missing += [name for name in ("mcts_decide", "mcts_decide_trees") if not getattr(search, name).signatures]
+    searches = ("mcts_seed_trees", "mcts_simulate", "mcts_root_visits")
+    missing += [name for name in searches if not getattr(search, name).signatures]
     assert not missing, f"not compiled by compile_game: {missing}"
     assert warmup.cache_dirs("karuba")
 

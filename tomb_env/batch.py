@@ -195,8 +195,8 @@ def _playout_action(
     return _random_legal(state, mask, word)
 
 
-@njit(cache=True)
-def _simulate(
+@njit(cache=True, nogil=True)
+def mcts_simulate(
     state: np.ndarray,
     player: int,
     sims: int,
@@ -209,10 +209,20 @@ def _simulate(
     values: np.ndarray,
     meta: np.ndarray,
 ) -> None:
-    """`sims` more simulations of one tree (see mcts_decide), continuing it: the tree is the
-    node table children/visits/avail/values (children[k, a] the child of node k by action a,
-    -1 if none), meta[0] the nodes in use and meta[1] the search's generator word. Nodes are
-    added while the table has room."""
+    """`sims` more simulations of one tree for `player`, who must be to move, continuing it
+    (docs/search.md). The tree is the node table children/visits/avail/values (children[k, a]
+    the child of node k by action a, -1 if none), meta[0] the nodes in use and meta[1] the
+    search's generator word (mcts_seed_trees); nodes are added while the table has room. Each
+    simulation re-deals what `player` cannot know (resample_hidden with a seed drawn from the
+    word), walks the tree by UCT (exploration `c`; only the actions legal in this
+    determinization compete, counted by availability), adds one node, plays out to the end or
+    `max_steps` steps in all (each move by the game's scripted bot with probability
+    `bot_share`, else uniformly random), and backs up every seat's return (`returns`; at the
+    step cap, the game's estimate, playout_value). The state is never changed and read only
+    through the re-deal. The only search kernel that steps the game: it is compiled once, and
+    it releases the GIL, so root parallelism runs one tree per Python thread
+    (treasure_core.agents.MCTSAgent) instead of a parallel function that would link and
+    optimise the whole game again."""
     n_players = state[NUM_PLAYERS]
     max_nodes = children.shape[0]
     path = np.empty(max_steps + 2, np.int64)
@@ -342,114 +352,6 @@ def mcts_seed_trees(seed: int, meta: np.ndarray) -> None:
             tree_seed = mix64(np.uint64(seed) ^ salt) >> np.uint64(1)
         meta[t, 0] = np.uint64(1)
         meta[t, 1] = tree_seed ^ np.uint64(0x5851F42D4C957F2D)
-
-
-@njit(cache=True, parallel=True)
-def mcts_grow(
-    state: np.ndarray,
-    player: int,
-    sims: int,
-    c: float,
-    max_steps: int,
-    bot_share: float,
-    children: np.ndarray,
-    visits: np.ndarray,
-    avail: np.ndarray,
-    values: np.ndarray,
-    meta: np.ndarray,
-) -> None:
-    """`sims` more simulations in each of the trees children[t], ... meta[t] (seeded by
-    mcts_seed_trees), over numba's threads: a search run in chunks (a time budget) continues
-    the same trees, and the same chunks give the same trees whatever the thread count."""
-    for t in prange(children.shape[0]):
-        _simulate(
-            state, player, sims, c, max_steps, bot_share, children[t], visits[t], avail[t], values[t], meta[t]
-        )
-
-
-@njit(cache=True)
-def mcts_decide(
-    state: np.ndarray,
-    player: int,
-    sims: int,
-    c: float,
-    seed: int,
-    max_steps: int,
-    bot_share: float,
-    visits_out: np.ndarray,
-) -> int:
-    """Information-set MCTS with determinization for `player`, who must be to move (see
-    docs/search.md). Each simulation re-deals what `player` cannot know (resample_hidden with a
-    seed drawn from `seed`), walks a tree keyed by action sequences by UCT (exploration `c`;
-    only the actions legal in this determinization compete, counted by availability), adds one
-    node, plays out to the end or `max_steps` steps in all (each move by the game's scripted bot
-    with probability `bot_share`, else uniformly random), and backs up every seat's return
-    (`returns`; at the step cap, the game's estimate, playout_value). The state is never
-    changed and read only through the re-deal. visits_out[a] gets the root visits of action
-    a; the most visited legal action is returned (the lowest on a tie)."""
-    root_mask = np.zeros(N_ACTIONS, np.int8)
-    visits_out[:] = 0
-    count = legal_mask(state, np.int64(player), root_mask)
-    if count == 0:
-        return -1
-    if count == 1:
-        for a in range(N_ACTIONS):
-            if root_mask[a]:
-                visits_out[a] = sims
-                return a
-    max_nodes = sims + 1
-    n_players = state[NUM_PLAYERS]
-    children = np.full((1, max_nodes, N_ACTIONS), -1, np.int32)
-    visits = np.zeros((1, max_nodes), np.int64)
-    avail = np.zeros((1, max_nodes), np.int64)
-    values = np.zeros((1, max_nodes, n_players), np.float64)
-    meta = np.zeros((1, 2), np.uint64)
-    mcts_seed_trees(seed, meta)
-    _simulate(
-        state, player, sims, c, max_steps, bot_share, children[0], visits[0], avail[0], values[0], meta[0]
-    )
-    return mcts_root_visits(state, player, children, visits, visits_out)
-
-
-@njit(cache=True, parallel=True)
-def mcts_decide_trees(
-    state: np.ndarray,
-    player: int,
-    sims: int,
-    c: float,
-    seed: int,
-    max_steps: int,
-    bot_share: float,
-    trees: int,
-    visits_out: np.ndarray,
-) -> int:
-    """Root parallelism: `trees` independent searches of `sims` simulations each (tree t seeded
-    from `seed` and t, mcts_seed_trees), over numba's threads; their root visits are summed
-    into visits_out and the most visited legal action is returned (the lowest on a tie). The
-    result does not depend on the thread count."""
-    root_mask = np.zeros(N_ACTIONS, np.int8)
-    visits_out[:] = 0
-    count = legal_mask(state, np.int64(player), root_mask)
-    if count == 0:
-        return -1
-    if count == 1:
-        for a in range(N_ACTIONS):
-            if root_mask[a]:
-                visits_out[a] = sims * trees
-                return a
-    max_nodes = sims + 1
-    n_players = state[NUM_PLAYERS]
-    children = np.full((trees, max_nodes, N_ACTIONS), -1, np.int32)
-    visits = np.zeros((trees, max_nodes), np.int64)
-    avail = np.zeros((trees, max_nodes), np.int64)
-    values = np.zeros((trees, max_nodes, n_players), np.float64)
-    meta = np.zeros((trees, 2), np.uint64)
-    mcts_seed_trees(seed, meta)
-    for t in prange(trees):
-        _simulate(
-            state, player, sims, c, max_steps, bot_share, children[t], visits[t], avail[t], values[t], meta[t]
-        )
-    return mcts_root_visits(state, player, children, visits, visits_out)
 
 
 OBSERVE_CHUNKS = 64

@@ -7,6 +7,7 @@ from __future__ import annotations
 import importlib
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import numpy as np
@@ -163,9 +164,20 @@ def parse_mcts_spec(spec: str, game: GameSpec | None = None) -> dict[str, Any]:
 
 
 def search_module(game: GameSpec) -> Any:
-    """The game's generated batch module, which holds its @njit mcts_decide beside `returns`."""
+    """The game's generated batch module, which holds its @njit search (mcts_simulate) beside `returns`."""
     returns = game.kernels.returns
     return importlib.import_module(getattr(returns, "py_func", returns).__module__)
+
+
+_SEARCH_POOLS: dict[int, ThreadPoolExecutor] = {}
+
+
+def search_pool(threads: int) -> ThreadPoolExecutor:
+    """A pool of `threads` threads for root parallelism, made once per size and shared."""
+    pool = _SEARCH_POOLS.get(threads)
+    if pool is None:
+        pool = _SEARCH_POOLS[threads] = ThreadPoolExecutor(threads, thread_name_prefix="mcts")
+    return pool
 
 
 class MCTSAgent(Agent):
@@ -183,8 +195,6 @@ class MCTSAgent(Agent):
         self.params = check_mcts_params(params, game)
         self.game = game
         self.module = search_module(game)
-        self.kernel = self.module.mcts_decide
-        self.trees_kernel = self.module.mcts_decide_trees
         self.visits = np.zeros(self.module.N_ACTIONS, np.int64)
         self.last_sims = 0  # simulations the last decision ran (all trees)
         p = self.params
@@ -198,25 +208,13 @@ class MCTSAgent(Agent):
         seed = self.decision_seed(state)
         if p["time_ms"] > 0:
             return self.decide_in_time(state, player, seed, p["time_ms"] / 1000.0)
-        if p["threads"] == 1:
-            self.last_sims = p["sims"]
-            args = (state, player, p["sims"], p["c"], seed, p["max_steps"], self.bot_share, self.visits)
-            return int(self.kernel(*args))
-        # Root parallelism: `threads` trees sharing the simulations, their root visits summed.
+        # One chunk of simulations per tree; with root parallelism `threads` trees share them.
         per_tree = max(1, p["sims"] // p["threads"])
-        self.last_sims = per_tree * p["threads"]
-        args = (
-            state,
-            player,
-            per_tree,
-            p["c"],
-            seed,
-            p["max_steps"],
-            self.bot_share,
-            p["threads"],
-            self.visits,
+        action = self.decide_in_chunks(
+            state, player, [per_tree], seed, forced_visits=per_tree * p["threads"], capacity=per_tree + 1
         )
-        return int(self.trees_kernel(*args))
+        self.last_sims = per_tree * p["threads"]
+        return action
 
     def decide_in_time(self, state: np.ndarray, player: int, seed: int, budget: float) -> int:
         """The search in chunks of simulations until `budget` seconds have passed; each chunk
@@ -237,30 +235,57 @@ class MCTSAgent(Agent):
 
         return self.decide_in_chunks(state, player, chunks(), seed)
 
-    def decide_in_chunks(self, state: np.ndarray, player: int, chunks: Iterable[int], seed: int) -> int:
-        """The search run as chunks of simulations per tree (mcts_grow continues the same
-        trees, their node tables grown as needed); `chunks` is read lazily. The same chunks
-        give the decision that a count of their total simulations gives (the same trees, seeds
-        and draws), and so do any chunks of the same total."""
+    def decide_in_chunks(
+        self,
+        state: np.ndarray,
+        player: int,
+        chunks: Iterable[int],
+        seed: int,
+        forced_visits: int = 0,
+        capacity: int = 1 + 4 * FIRST_CHUNK,
+    ) -> int:
+        """The search as chunks of simulations per tree (each chunk continues the same trees,
+        their node tables grown as needed from `capacity` nodes); `chunks` is read lazily. Any
+        chunks of the same total give the same trees, root visits and decision (the same seeds
+        and draws). With one legal action nothing is searched, and it gets `forced_visits`."""
         p, module = self.params, self.module
         mask = np.zeros(module.N_ACTIONS, np.int8)
         if self.game.kernels.legal_mask(state, np.int64(player), mask) <= 1:
             self.last_sims = 0
-            return int(
-                self.kernel(state, player, 1, p["c"], seed, p["max_steps"], self.bot_share, self.visits)
-            )
+            self.visits[:] = 0
+            legal = np.flatnonzero(mask)
+            if legal.size == 0:
+                return -1
+            self.visits[legal[0]] = forced_visits
+            return int(legal[0])
         trees = p["threads"]
-        tree = self.new_trees(trees, 1 + 4 * FIRST_CHUNK, int(state[NUM_PLAYERS]))
+        tree = self.new_trees(trees, capacity, int(state[NUM_PLAYERS]))
         module.mcts_seed_trees(seed, tree[-1])
         done = 0
         for chunk in chunks:
             if chunk < 1:
                 raise ValueError(f"mcts: a chunk is at least 1 simulation; got {chunk}")
             tree = self.room_for(tree, done + 1 + chunk)
-            module.mcts_grow(state, player, chunk, p["c"], p["max_steps"], self.bot_share, *tree)
+            self.grow(state, player, chunk, tree)
             done += chunk
         self.last_sims = done * trees
         return int(module.mcts_root_visits(state, player, tree[0], tree[1], self.visits))
+
+    def grow(self, state: np.ndarray, player: int, sims: int, tree: tuple[np.ndarray, ...]) -> None:
+        """`sims` more simulations in each tree: the game's mcts_simulate, which releases the
+        GIL, one tree per thread of a pool (root parallelism; the same trees whatever the
+        threads' timing, since each tree has its own table and generator word)."""
+        p, simulate = self.params, self.module.mcts_simulate
+
+        def one(t: int) -> None:
+            simulate(state, player, sims, p["c"], p["max_steps"], self.bot_share, *(part[t] for part in tree))
+
+        trees = tree[0].shape[0]
+        if trees == 1:
+            one(0)
+        else:
+            for _ in search_pool(trees).map(one, range(trees)):  # raises a tree's error here
+                pass
 
     def new_trees(self, trees: int, capacity: int, n_players: int) -> tuple[np.ndarray, ...]:
         n_actions = self.module.N_ACTIONS

@@ -1,6 +1,6 @@
 """Information-set MCTS with determinization, for every game (docs/search.md).
 
-The search itself is @njit code in each game's generated batch.py (`mcts_decide`, rendered from
+The search itself is @njit code in each game's generated batch.py (`mcts_simulate`, rendered from
 the template in treasure_core.codegen, so numba caches it); this module is its Python face:
 
     from treasure_core.search import mcts_policy

@@ -5,7 +5,7 @@ the source (in `__pycache__`, or under NUMBA_CACHE_DIR). A fresh environment (a 
 job, a container, each Ray node) pays that once; `compile_game` pays it up front, by calling every
 entry point a user can reach: the AEC and Parallel drivers, the encoders, `resample_hidden`, the
 batch forms (the checked step and the unchecked one) and the in-kernel playout, the search
-(`mcts_decide`, one tree and several, and in chunks for a time budget), and every scripted bot.
+(`mcts_simulate`: one tree, several, and in chunks for a time budget), and every scripted bot.
 `treasure-envs warmup` runs it for several games in parallel processes.
 """
 
@@ -89,9 +89,10 @@ def compile_game(name: str, **options: Any) -> dict[str, float]:
     BatchRunner(name, 4, seed=WARMUP_SEED, num_threads=1, observation_dtype="uint8", **options).observe()
     lap("batch")
 
-    for threads in (1, 2):  # one tree (mcts_decide), root parallelism (mcts_decide_trees)
+    # One tree and root parallelism (mcts_seed_trees, mcts_simulate, mcts_root_visits).
+    for threads in (1, 2):
         MCTSAgent(game, sims=4, max_steps=16, threads=threads).decide(opening, int(opening[CURRENT_PLAYER]))
-    # A time budget (mcts_seed_trees, mcts_grow, mcts_root_visits), the bot playout on the way.
+    # A time budget (mcts_simulate in chunks), the bot playout on the way.
     MCTSAgent(game, max_steps=16, time_ms=1.0, playout="bot").decide(opening, int(opening[CURRENT_PLAYER]))
     lap("search")
 
