@@ -352,3 +352,16 @@ def test_the_search_is_an_agent_everywhere_agents_are_named(monkeypatch, capsys)
     pool = OpponentPool("nakbe", fixed=[search], fixed_share=1.0)
     (factory,) = pool.draw(np.random.default_rng(0), 1)
     assert isinstance(factory(0), MCTSAgent) and factory(0).params["sims"] == 4
+
+
+def test_the_teacher_snippet_of_the_search_page_runs(capsys):
+    """docs/search.md's tested block (the search as a teacher) runs as printed."""
+    from pathlib import Path
+
+    page = (Path(__file__).resolve().parent.parent / "docs" / "search.md").read_text()
+    marker = "<!-- tested: tests/test_search.py runs this block -->\n```python\n"
+    block = page.split(marker)[1].split("```")[0]
+    exec(compile(block, "docs/search.md", "exec"), {})
+    out = capsys.readouterr().out
+    decisions = int(out.split()[0])
+    assert decisions > 10 and "was the first one" in out
