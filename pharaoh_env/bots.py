@@ -60,6 +60,7 @@ from pharaoh_env.state import (
     PHASE_PHOTO,
     PHASE_PLAY,
     PHOTO_BASE,
+    REMOVED_CLOSED,
     ROTATE_TURNS,
     ROUNDS_DONE,
     SLOT_AT,
@@ -465,16 +466,76 @@ class PharaohBot(KernelBot):
 
 
 @njit(cache=True)
+def opening_rotation(
+    state: np.ndarray, mask: np.ndarray, arch: int, helper: int, salt: int, dist: np.ndarray
+) -> int:
+    """The helper's legal rotation ("Rotate 1 pyramid tile") that gives the archaeologist the
+    shortest open way home, if it has none now; -1 if none does. Only a tile the archaeologist
+    reaches, or one beside those, can join it to the start tile: one breadth-first search for
+    each of their rotations, the playout's cheap stand-in for the bot's best_rotation."""
+    distance_to(state, np.int64(1) << arch, dist)
+    near = np.int64(0)  # the tiles the archaeologist reaches and their neighbours
+    for c in range(NUM_CELLS):
+        if dist[c] < FAR:
+            near |= np.int64(1) << c
+            for d in range(4):
+                if NEIGHBOUR[c, d] >= 0:
+                    near |= np.int64(1) << NEIGHBOUR[c, d]
+    if (near >> START_CELL) & 1 and dist[START_CELL] < FAR:
+        return -1  # a way home is open
+    best, best_dist, best_key = -1, FAR, np.uint64(0)
+    trial = state[:0]  # the state copy to turn tiles on, once a rotation is worth trying
+    for index in range(HELPER_LAMP_BASE - HELPER_ROTATE_BASE):
+        action = HELPER_ROTATE_BASE + index
+        if not mask[action]:
+            continue
+        cell = rotation_target(state, helper, index // ROTATE_TURNS)
+        if not (near >> cell) & 1:
+            continue
+        if trial.size == 0:
+            trial = state.copy()
+        rot = state[CELL_ROT + cell]
+        set_orientation(trial, cell, (rot + index % ROTATE_TURNS + 1) % 4)
+        distance_to(trial, np.int64(1) << START_CELL, dist)
+        set_orientation(trial, cell, rot)
+        key = tie_key(salt, state, action)
+        if dist[arch] < best_dist or (best >= 0 and dist[arch] == best_dist and key > best_key):
+            best, best_dist, best_key = action, dist[arch], key
+    return best
+
+
+@njit(cache=True)
 def playout_action(state: np.ndarray, player: int, salt: int = 0) -> int:
     """heuristic_action's take, carry-home, walk-to-treasure, discover and run-home rules
-    without its rotation search (best_rotation, the border walk, wander): stuck, it plays a
-    legal move or rotation of either figure by its tie key. The search's playout player
-    (playout_policy): the scripted bot's plans at a fraction of its cost a move."""
+    without its rotation search (best_rotation, the border walk, wander): walled in on its way
+    home, its helper turns the tile that opens it (opening_rotation), or walks to the
+    archaeologist; else stuck, a legal move or rotation of either figure by its tie key. The
+    search's playout player (playout_policy): the scripted bot's plans at a fraction of its
+    cost a move."""
     if state[PHASE] != PHASE_PLAY:  # orientation and photograph: the bot's cheap choices
         return heuristic_action(state, player, salt)
     mask = np.zeros(N_ACTIONS, np.int8)
     legal_mask(state, player, mask)
-    plan = planned_action(state, mask, player, salt, np.empty(NUM_CELLS, np.int64), False)
+    dist = np.empty(NUM_CELLS, np.int64)
+    plan = planned_action(state, mask, player, salt, dist, False)
+    arch = state[ARCH_CELL + player]
+    helper = state[HELPER_CELL + player]
+    collapsing = state[COLLAPSE] != 0 or (state[MASK_CELL] >= 0 and state[TIMER] >= 2)
+    carrying = carries(state, player)
+    # Walled in on the way home, with a treasure or in the collapse (planned_action found no
+    # way): the helper turns the tile that opens it.
+    cut_off = (carrying and plan == NO_PLAN) or (
+        plan == PASS_ACTION and collapsing and state[ACTIONS_USED] < 3 and arch >= 0 and arch != START_CELL
+    )
+    if cut_off and arch >= 0 and helper >= 0:
+        rotation = opening_rotation(state, mask, arch, helper, salt, dist)
+        if rotation >= 0:
+            return rotation
+        if helper != arch and not collapsing:  # none in its reach: it walks to the archaeologist
+            distance_to(state, np.int64(1) << arch, dist)
+            move = best_move(state, mask, HELPER_MOVE_BASE, dist, helper, salt)
+            if move >= 0:
+                return move
     if plan != NO_PLAN:
         return plan
     best, best_key = PASS_ACTION, np.uint64(0)
@@ -499,29 +560,78 @@ STRANDED_SHARE = 0.4  # of a carried treasure's value, with no open way home
 LYING_SHARE = 0.3  # of the nearest lying treasure's value, to an archaeologist with a way there
 LYING_DECAY = 0.02  # less per step of that way
 STRAY_RISK = 0.15  # the share of a figure's penalty per step from home, once the collapse looms
-VALUE_SCALE = 3.0  # points of lead that count about 0.76 of a win (estimated_rewards)
+VALUE_SCALE = 6.0  # points of lead that count about 0.76 of a win (estimated_rewards)
+WALL_STEPS = 3  # way_cost: a wall on the way, the helper's rotation (and its walk) in steps
+CLOSED_STEPS = 1  # way_cost: a face-down tile on the way, discovered (it may be a chamber)
+
+
+@njit(cache=True)
+def step_cost(state: np.ndarray, cell: int, d: int) -> int:
+    """way_cost's price of the step from `cell` to its neighbour in direction d: 1, plus
+    WALL_STEPS for each side whose open tile has no passage there (a helper may turn it), plus
+    CLOSED_STEPS for each face-down side (opened and laid as needed); FAR off the pyramid or
+    onto a removed tile ("Tiles are removed together with everything on them")."""
+    other = NEIGHBOUR[cell, d]
+    if other < 0 or max(state[CELL_STATUS + cell], state[CELL_STATUS + other]) >= REMOVED_CLOSED:
+        return FAR
+    return 1 + side_cost(state, cell, DIRECTIONS[d]) + side_cost(state, other, OPPOSITE[d])
+
+
+@njit(cache=True)
+def side_cost(state: np.ndarray, cell: int, way: int) -> int:
+    """step_cost's extra for one side of a step: CLOSED_STEPS for a face-down tile, WALL_STEPS
+    for an open tile with no passage in direction `way`, else 0."""
+    if state[CELL_STATUS + cell] == CLOSED:
+        return CLOSED_STEPS
+    return 0 if state[CELL_EXITS + cell] & way else WALL_STEPS
+
+
+@njit(cache=True)
+def way_cost(state: np.ndarray, goals: int, cost: np.ndarray) -> None:
+    """The estimated steps from every cell to the nearest cell of the bit set `goals`, through
+    walls a helper could turn and face-down tiles an archaeologist could open (step_cost,
+    Dijkstra over the 36 cells); FAR where removed tiles cut every way."""
+    done = np.zeros(NUM_CELLS, np.bool_)
+    for c in range(NUM_CELLS):
+        cost[c] = 0 if (goals >> c) & 1 else FAR
+    for _ in range(NUM_CELLS):
+        here, nearest = -1, FAR
+        for c in range(NUM_CELLS):
+            if not done[c] and cost[c] < nearest:
+                here, nearest = c, cost[c]
+        if here < 0:
+            return
+        done[here] = True
+        for d in range(4):
+            other = NEIGHBOUR[here, d]
+            if other >= 0 and not done[other]:
+                step = step_cost(state, here, d)
+                if step < FAR and nearest + step < cost[other]:
+                    cost[other] = nearest + step
 
 
 @njit(cache=True)
 def estimated_scores(state: np.ndarray, values: np.ndarray) -> None:
     """Each player's estimated final score, from a state the search cut before the end: its
     score now, plus a share of each treasure it carries (less the farther its way home), plus
-    a share of the nearest lying treasure an empty-handed archaeologist can walk to, minus
-    the penalty of each figure without a way home once the collapse looms ("If you lose
-    your archaeologist, you receive -2 points", the helper -1)."""
+    a share of the nearest lying treasure an empty-handed archaeologist can get to, minus
+    the penalty of each figure far from home once the collapse looms ("If you lose your
+    archaeologist, you receive -2 points", the helper -1). The ways are way_cost's: a wall
+    costs a rotation, not the whole way, as the players turn tiles (an opponent walled in
+    for a turn is not stranded)."""
     n = state[NUM_PLAYERS]
     points = np.zeros(n, np.int64)
     tiebreaks = np.zeros(n, np.int64)
     scores(state, points, tiebreaks)
     home = np.empty(NUM_CELLS, np.int64)
-    distance_to(state, np.int64(1) << START_CELL, home)
+    way_cost(state, np.int64(1) << START_CELL, home)
     lying = np.int64(0)
     for slot in range(NUM_SLOTS):
         if state[SLOT_STATE + slot] == LYING:
             lying |= np.int64(1) << state[SLOT_AT + slot]
     to_lying = np.empty(NUM_CELLS, np.int64)
     if lying:
-        distance_to(state, lying, to_lying)
+        way_cost(state, lying, to_lying)
     collapsing = state[COLLAPSE] != 0 or state[MASK_CELL] >= 0
     for p in range(n):
         value = float(points[p])
@@ -539,7 +649,7 @@ def estimated_scores(state: np.ndarray, values: np.ndarray) -> None:
                 if state[SLOT_STATE + slot] == LYING:
                     best = max(best, float(state[SLOT_VALUE + slot]))
             value += best * max(0.0, LYING_SHARE - LYING_DECAY * to_lying[arch])
-        if collapsing:  # the farther from home, the likelier lost (all of it with no way home)
+        if collapsing:  # the farther from home, the likelier lost (all of it with the way cut)
             helper = state[HELPER_CELL + p]
             if arch >= 0:
                 value -= ARCHAEOLOGIST_PENALTY * min(1.0, STRAY_RISK * home[arch])

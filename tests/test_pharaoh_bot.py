@@ -3,21 +3,24 @@ rendering lists the events since the viewer's last turn (issue 23)."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
-from test_pharaoh_rules import START, cell, lay, new_game, place_lamp, play
+from test_pharaoh_rules import START, cell, lay, new_game, place_lamp, play, put_treasure
 
-from pharaoh_env import data, render
+from pharaoh_env import bots, data, render
 from pharaoh_env.bots import PharaohBot
 from pharaoh_env.env import GAME, raw_env
 from pharaoh_env.state import (
     ARCH_CELL,
     ARCH_DISCOVER_BASE,
+    CARRIED,
     CELL_STATUS,
     CELL_TILE,
     CLOSED,
     END_COLLAPSE,
     END_CONDITION,
     HELPER_CELL,
+    HELPER_ROTATE_BASE,
     ORIENT_BASE,
     PHOTO_ORDER,
 )
@@ -129,3 +132,46 @@ def test_play_lists_the_events_since_the_viewers_last_turn() -> None:
     assert checked >= 10
     env.reset(seed=6)
     assert env.events_since() == []  # a new game starts a new list
+
+
+def walled_in_carrier():
+    """Player 0's archaeologist carries a 3 on row 5 col 3, laid east-west: no passage home (the
+    start tile south of it) nor to its open neighbours; its helper on the start tile."""
+    state = new_game(2)
+    lay(state, ["######", "######", "######", "######", "#│─│##", "##S###"])
+    state[ARCH_CELL + 0] = cell(5, 3)
+    put_treasure(state, 0, CARRIED, 0, value=3)
+    return state
+
+
+def test_the_playout_player_turns_the_tile_that_opens_a_carriers_way_home() -> None:
+    """bots.playout_action, walled in with a treasure (the bot's plans find no way): the helper
+    turns the archaeologist's tile north-south (target 1, the tile to the north, a quarter or
+    three quarters), and the way home is open."""
+    state = walled_in_carrier()
+    home = np.empty(data.NUM_CELLS, np.int64)
+    bots.distance_to(state, np.int64(1) << START, home)
+    assert home[cell(5, 3)] >= bots.FAR
+    action = bots.playout_action(state, np.int64(0), np.int64(3))
+    assert action in (HELPER_ROTATE_BASE + 3, HELPER_ROTATE_BASE + 5)
+    play(state, action)
+    bots.distance_to(state, np.int64(1) << START, home)
+    assert home[cell(5, 3)] == 1
+
+
+def test_a_wall_on_the_way_home_costs_a_rotation_not_the_treasure() -> None:
+    """bots.way_cost prices a wall a helper could turn at WALL_STEPS more than the step, so
+    estimated_scores counts the walled-in carrier's 3 at CARRY_SHARE less CARRY_DECAY a step
+    of that way, not at STRANDED_SHARE; once the tile is turned, at one step."""
+    state = walled_in_carrier()
+    cost = np.empty(data.NUM_CELLS, np.int64)
+    bots.way_cost(state, np.int64(1) << START, cost)
+    assert cost[cell(5, 3)] == 1 + bots.WALL_STEPS
+    # From the face-down tile north of it: its own step (face down, and the wall) and that one.
+    assert cost[cell(4, 3)] == 2 * (1 + bots.WALL_STEPS) + bots.CLOSED_STEPS
+    values = np.zeros(2)
+    bots.estimated_scores(state, values)
+    assert values[0] == pytest.approx(3 * (bots.CARRY_SHARE - bots.CARRY_DECAY * (1 + bots.WALL_STEPS)))
+    play(state, HELPER_ROTATE_BASE + 3)
+    bots.estimated_scores(state, values)
+    assert values[0] == pytest.approx(3 * (bots.CARRY_SHARE - bots.CARRY_DECAY))

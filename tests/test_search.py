@@ -119,16 +119,19 @@ def test_karubas_playout_player_is_legal_and_with_every_field_the_scripted_bot()
 def test_pharaohs_playout_player_is_legal_in_states_reached_by_play():
     """bots.playout_action, the search's playout in Pharaoh: a legal action in every phase
     (orientation, photograph, play, the collapse), in states reached by the bot and by random
-    play; the playout_policy the search imports."""
+    play, among them its rotation that opens a walled-in carrier's way home
+    (bots.opening_rotation); the playout_policy the search imports."""
     from pharaoh_env import bots
-    from pharaoh_env.state import COLLAPSE, N_ACTIONS, PHASE
+    from pharaoh_env.data import NUM_CELLS, START_CELL
+    from pharaoh_env.state import ARCH_CELL, COLLAPSE, HELPER_LAMP_BASE, HELPER_ROTATE_BASE, N_ACTIONS, PHASE
 
     assert bots.playout_policy is bots.playout_action
     game = get_game("pharaoh")
     env = make_env("pharaoh", num_players=2)
     rng = np.random.default_rng(4)
     mask = np.zeros(N_ACTIONS, np.int8)
-    phases, collapsing = set(), 0
+    phases, collapsing, opened = set(), 0, 0
+    home = np.empty(NUM_CELLS, np.int64)
     for case in range(6):
         env.reset(seed=case)
         for move in range(3000):
@@ -140,13 +143,17 @@ def test_pharaohs_playout_player_is_legal_in_states_reached_by_play():
             game.kernels.legal_mask(state, np.int64(player), mask)
             action = bots.playout_action(state, np.int64(player), np.int64(move))
             assert mask[action] == 1
+            if HELPER_ROTATE_BASE <= action < HELPER_LAMP_BASE and bots.carries(state, np.int64(player)):
+                bots.distance_to(state, np.int64(1) << START_CELL, home)
+                arch = int(state[ARCH_CELL + player])
+                opened += int(home[arch] >= bots.FAR)
             phases.add(int(state[PHASE]))
             collapsing += int(state[COLLAPSE])
             # Half the games by the policy itself, half with random moves mixed in.
             if case % 2 and rng.random() < 0.5:
                 action = int(rng.choice(np.flatnonzero(mask)))
             env.step(action)
-    assert len(phases) >= 2 and collapsing > 0
+    assert len(phases) >= 2 and collapsing > 0 and opened > 0
 
 
 @pytest.mark.parametrize("threads", [1, 2])
@@ -304,7 +311,7 @@ def test_agent_factory_names_the_search():
     karuba = agent_factory(get_game("karuba"), "mcts")(0).params
     assert (karuba["playout"], karuba["max_steps"], karuba["c"]) == ("bot", 6, 0.4)
     pharaoh = agent_factory(get_game("pharaoh"), "mcts")(0).params
-    assert (pharaoh["playout"], pharaoh["max_steps"], pharaoh["c"]) == ("bot", 40, 0.3)
+    assert (pharaoh["playout"], pharaoh["max_steps"], pharaoh["c"]) == ("bot", 40, 0.15)
     assert agent_factory(get_game("pharaoh"), "mcts:max_steps=300")(0).params["max_steps"] == 300
     for spec, match in [
         ("mcts:depth=3", "unknown parameter 'depth'.*sims, c, playout, epsilon, seed, max_steps, .*time_ms"),

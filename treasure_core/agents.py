@@ -84,7 +84,7 @@ MCTS_GAME_DEFAULTS: dict[str, dict[str, Any]] = {
     "tomb": {"playout": "bot"},
     "nakum": {"playout": "bot"},
     "karuba": {"playout": "bot", "max_steps": 6, "c": 0.4},  # bots.focused_action, cut valued
-    "pharaoh": {"playout": "bot", "max_steps": 40, "c": 0.3},  # bots.playout_action, cut valued
+    "pharaoh": {"playout": "bot", "max_steps": 40, "c": 0.15},  # bots.playout_action, cut valued
 }
 MCTS_INTEGERS = ("sims", "seed", "max_steps", "threads")
 MCTS_NUMBERS = ("c", "epsilon", "time_ms")
