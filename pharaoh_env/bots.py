@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from pharaoh_env.data import (
+    ACTIONS_PER_TURN,
     ARCHAEOLOGIST_PENALTY,
     DIRECTIONS,
     HELPER_PENALTY,
@@ -151,6 +152,12 @@ def carries(state: np.ndarray, player: int) -> bool:
 
 
 @njit(cache=True)
+def collapse_looms(state: np.ndarray) -> bool:
+    """The collapse has started or the timer runs out: the bots go home."""
+    return state[COLLAPSE] != 0 or (state[MASK_CELL] >= 0 and state[TIMER] >= 2)
+
+
+@njit(cache=True)
 def planned_action(
     state: np.ndarray, mask: np.ndarray, player: int, salt: int, dist: np.ndarray, may_wander: bool
 ) -> int:
@@ -176,11 +183,10 @@ def planned_action(
                     best, best_value = action, value
     if best != PASS_ACTION:
         return best
-    if state[ACTIONS_USED] >= 3:
+    if state[ACTIONS_USED] >= ACTIONS_PER_TURN:
         return PASS_ACTION
     helper = state[HELPER_CELL + player]
-    # The collapse has started or the timer runs out: go home.
-    collapsing = state[COLLAPSE] != 0 or (state[MASK_CELL] >= 0 and state[TIMER] >= 2)
+    collapsing = collapse_looms(state)
     if (
         may_wander
         and not collapsing
@@ -481,7 +487,7 @@ def opening_rotation(
             for d in range(4):
                 if NEIGHBOUR[c, d] >= 0:
                     near |= np.int64(1) << NEIGHBOUR[c, d]
-    if (near >> START_CELL) & 1 and dist[START_CELL] < FAR:
+    if dist[START_CELL] < FAR:
         return -1  # a way home is open
     best, best_dist, best_key = -1, FAR, np.uint64(0)
     trial = state[:0]  # the state copy to turn tiles on, once a rotation is worth trying
@@ -520,12 +526,16 @@ def playout_action(state: np.ndarray, player: int, salt: int = 0) -> int:
     plan = planned_action(state, mask, player, salt, dist, False)
     arch = state[ARCH_CELL + player]
     helper = state[HELPER_CELL + player]
-    collapsing = state[COLLAPSE] != 0 or (state[MASK_CELL] >= 0 and state[TIMER] >= 2)
+    collapsing = collapse_looms(state)
     carrying = carries(state, player)
     # Walled in on the way home, with a treasure or in the collapse (planned_action found no
     # way): the helper turns the tile that opens it.
     cut_off = (carrying and plan == NO_PLAN) or (
-        plan == PASS_ACTION and collapsing and state[ACTIONS_USED] < 3 and arch >= 0 and arch != START_CELL
+        plan == PASS_ACTION
+        and collapsing
+        and state[ACTIONS_USED] < ACTIONS_PER_TURN
+        and arch >= 0
+        and arch != START_CELL
     )
     if cut_off and arch >= 0 and helper >= 0:
         rotation = opening_rotation(state, mask, arch, helper, salt, dist)
