@@ -5,7 +5,6 @@ bot's choice)."""
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from nakbe_env.data import NUM_EXPLORERS, SNAKE_COLUMN, TEAM_CARDS, TEAM_SIZE
 from nakbe_env.kernels import destination, in_guardian_reach, landing, legal_mask, snakes_strike
@@ -22,6 +21,7 @@ from nakbe_env.state import (
     TEAM_CARD,
 )
 from treasure_core.agents import KernelBot
+from treasure_core.jit import njit
 from treasure_core.kernels import tie_key
 
 OWN_PROGRESS = 1.0  # per space my explorer gains

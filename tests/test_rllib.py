@@ -33,13 +33,16 @@ from treasure_core.parallel import TreasureParallelEnv  # noqa: E402
 from treasure_core.registry import game_names, get_game  # noqa: E402
 
 
-def play_checked(env: TreasureMultiAgentEnv, seed: int, max_steps: int = 5000) -> list[set[str]]:
+def play_checked(env: TreasureMultiAgentEnv, seed: int, max_steps: int = MAX_DECISIONS) -> list[set[str]]:
     """Play env with random legal actions; at every step check the agents that got an
     observation against the Parallel driver's deciding seats on the same state, and each mask
-    against the kernels. Returns the observed agent sets, step by step."""
+    against the kernels. Returns the observed agent sets, step by step. The spaces are seeded:
+    a random Pharaoh game can run for thousands of steps until its guard cuts it."""
     game = env.game
     reference = TreasureParallelEnv(game, **{k: v for k, v in env.options.items()})
     observations, _ = env.reset(seed=seed)
+    for index, agent in enumerate(sorted(env.action_spaces)):
+        env.action_spaces[agent].seed(seed * 1000 + index)
     seen = []
     for _ in range(max_steps):
         live = [g for g in range(env.games_per_env) if not env._over[g]]

@@ -14,7 +14,6 @@ alternative is a collapse), and never one that leaves another player there well 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from tomb_env.data import (
     ABILITY_CARTOGRAPHY,
@@ -94,6 +93,7 @@ from tomb_env.state import (
 )
 from treasure_core.agents import KernelBot
 from treasure_core.header import NUM_PLAYERS
+from treasure_core.jit import njit
 from treasure_core.kernels import tie_key
 
 # The vote (accepts): a proposal within this much of the fair share is accepted ...
