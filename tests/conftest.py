@@ -49,6 +49,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "long: the long tier (exhaustive passes), run only with --long")
+    # pytest-xdist's own marker, declared for a run without it: `--dist loadgroup` runs a group's
+    # tests in one worker (the Ray tests: one local cluster at a time).
+    config.addinivalue_line("markers", "xdist_group(name): tests run by one pytest-xdist worker")
 
 
 # A run of at least this many tests compiles every game first, one process per game on every
@@ -66,14 +69,26 @@ def _source_size(name: str) -> int:
     return sum(path.stat().st_size for path in package.rglob("*.py"))
 
 
+def _xdist_worker(config: pytest.Config) -> bool:
+    """Whether this process is one of pytest-xdist's workers (`pytest -n N`)."""
+    return hasattr(config, "workerinput")
+
+
+def _xdist_controller(config: pytest.Config) -> bool:
+    """Whether this process hands the tests to pytest-xdist's workers (it collects none)."""
+    return not _xdist_worker(config) and bool(getattr(config.option, "numprocesses", None))
+
+
 def pytest_collection_finish(session: pytest.Session) -> None:
-    _warm_up(session)
+    if _xdist_worker(session.config):
+        return  # the controller warmed up; each worker's bounds-checked tests run their own game
+    _warm_up(session, len(session.items))
     _start_bounds_checked_runs(session)
 
 
-def _warm_up(session: pytest.Session) -> None:
+def _warm_up(session: pytest.Session, tests: int) -> None:
     wanted = os.environ.get("TREASURE_TEST_WARMUP")
-    if wanted == "0" or (wanted != "1" and len(session.items) < WARMUP_MIN_TESTS):
+    if wanted == "0" or (wanted != "1" and tests < WARMUP_MIN_TESTS):
         return
     from treasure_apps.warmup import run_warmup
     from treasure_core.registry import game_names
@@ -95,6 +110,10 @@ def _warm_up(session: pytest.Session) -> None:
 
 def pytest_sessionstart(session: pytest.Session) -> None:
     session.config.stash[BOUNDS_CHECKED_RUNS] = {}
+    if _xdist_controller(session.config):
+        # `pytest -n N`: the controller collects nothing, so it compiles every game here, before
+        # its workers start (this hook runs before xdist's own); the workers load the cache.
+        _warm_up(session, WARMUP_MIN_TESTS)
 
 
 # The bounds-checked adversarial runs (tests/test_adversarial.py) are subprocesses that compile

@@ -83,6 +83,7 @@ def test_eval(sb3_checkpoint: Path, capsys: pytest.CaptureFixture) -> None:
     assert "random" in out and "bot" in out
 
 
+@pytest.mark.xdist_group("ray")  # with tests/test_rllib.py under pytest-xdist: one Ray at a time
 def test_train_rllib(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
     """The README's RLlib command with every default (train batch, minibatch, games per env,
     env runners), for one PPO iteration: it once failed at once on minibatch > batch."""

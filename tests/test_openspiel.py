@@ -39,7 +39,12 @@ def openspiel_configs() -> list[Any]:
 
 
 OS_CONFIGS = openspiel_configs()
-LONG_RANDOM_GAMES = 5  # per option set in the long tier (a random Pharaoh game runs to 5,000 decisions)
+LONG_RANDOM_GAMES = 3  # per option set in the long tier (a random Pharaoh game runs to 5,000 decisions)
+LONG_EVERY_PLAYER_EVERY = 8  # (the default tier: 16)
+# The search bots' game per option set in the long tier stops here (OpenSpiel's max_game_length):
+# the bots' random rollouts make a Pharaoh game thousands of moves long, five minutes a game;
+# the default tier plays each game's whole game with both bots.
+LONG_SEARCH_MOVES = 300
 GAMES = [game.name for game in all_games()]
 
 
@@ -203,7 +208,9 @@ def test_random_simulation_keeps_openspiel_invariants(name, options):
 def test_random_simulations_long(name, options):
     game = load(name, **options)
     for seed in range(LONG_RANDOM_GAMES):
-        random_game(game, seed)
+        # Every seat's view and the clone's text every 8th step (a third of the time at
+        # every step), the acting seat's at every step.
+        random_game(game, seed, every_player_every=LONG_EVERY_PLAYER_EVERY)
 
 
 def test_illegal_action_raises_and_changes_nothing():
@@ -333,8 +340,8 @@ def test_ismcts_and_determinized_mcts_play_whole_games(name):
 @pytest.mark.long
 @pytest.mark.parametrize(("name", "options"), OS_CONFIGS)
 def test_search_bots_long(name, options):
-    game = load(name, **options)
-    for seed in range(1):  # one game per option set: a Pharaoh game takes about a minute
+    game = load(name, max_game_length=LONG_SEARCH_MOVES, **options)
+    for seed in range(1):  # one game per option set, to its end or LONG_SEARCH_MOVES moves
         bots = [
             ismcts_bot(game, seed, 8) if p % 2 == 0 else mcts_bot(game, seed, 8)
             for p in range(game.num_players())

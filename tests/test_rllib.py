@@ -32,6 +32,9 @@ from treasure_core.conformance import MAX_DECISIONS  # noqa: E402
 from treasure_core.parallel import TreasureParallelEnv  # noqa: E402
 from treasure_core.registry import game_names, get_game  # noqa: E402
 
+# Under pytest-xdist (`--dist loadgroup`), every Ray test in one worker: one local cluster at a time.
+pytestmark = pytest.mark.xdist_group("ray")
+
 
 def play_checked(env: TreasureMultiAgentEnv, seed: int, max_steps: int = MAX_DECISIONS) -> list[set[str]]:
     """Play env with random legal actions; at every step check the agents that got an
