@@ -303,7 +303,7 @@ def test_the_page_in_a_browser(browser: Any, tmp_path: Path) -> None:
 
 # Clicks of a whole game in the browser; a longer game (a random person's Pharaoh game runs to
 # thousands of decisions) sends the rest as the page does and shows the end screen.
-BROWSER_CLICKS = 500
+BROWSER_CLICKS = 200
 
 
 @pytest.mark.long
