@@ -81,7 +81,7 @@ def _xdist_controller(config: pytest.Config) -> bool:
 
 def pytest_collection_finish(session: pytest.Session) -> None:
     if _xdist_worker(session.config):
-        return  # the controller warmed up; each worker's bounds-checked tests run their own game
+        return  # the controller warmed up; a worker's bounds-checked tests start their runs in the fixture
     _warm_up(session, len(session.items))
     _start_bounds_checked_runs(session)
 
