@@ -61,16 +61,35 @@ _EMPTY = int(EMPTY_COST)
 _BLOCKED = int(BLOCKED_COST)
 
 
+# The index of a single set bit (below 64): a de Bruijn multiply and a table, not a shift loop.
+_DE_BRUIJN = np.uint64(0x03F79D71B4CB0A89)
+_BIT_INDEX = np.zeros(64, np.int64)
+for _bit in range(64):
+    _BIT_INDEX[((_DE_BRUIJN << np.uint64(_bit)) >> np.uint64(58)) & np.uint64(63)] = _bit
+
+
+@njit(cache=True, inline="always")
+def single_bit_index(bit):
+    return _BIT_INDEX[((np.uint64(bit) * _DE_BRUIJN) >> np.uint64(58)) & np.uint64(63)]
+
+
 @njit(cache=True)
-def temple_distance(tiles, positions, colour, beach, temple):
+def new_scratch():
+    """temple_distance's working arrays (its buckets and distances), made once per bot move."""
+    return np.zeros(_LIMIT + 1, np.int64), np.zeros(NUM_CELLS, np.int64)
+
+
+@njit(cache=True)
+def temple_distance(tiles, positions, colour, beach, temple, buckets, dist):
     """Estimated steps from adventurer `colour` to its temple (0-based jungle `temple`): a
     shortest path where laid tiles must connect, free fields cost EMPTY_COST, and fields held
     by my other adventurers cost extra; at most UNREACHABLE. Every cost is a whole number of
     steps, so the fields are taken in order of distance from buckets of bit sets (Dial's
-    form of Dijkstra over the 30 fields), up to UNREACHABLE."""
+    form of Dijkstra over the 30 fields), up to UNREACHABLE. `buckets` and `dist` are
+    new_scratch()'s arrays, overwritten."""
     limit = _LIMIT
-    buckets = np.zeros(limit + 1, np.int64)  # [d] the fields first reached at distance d
-    dist = np.full(NUM_CELLS, limit + 1, np.int64)
+    buckets[:] = 0  # [d] the fields first reached at distance d
+    dist[:] = limit + 1
     blocked = np.int64(0)
     for other in range(NUM_COLOURS):
         if other != colour and positions[other] >= 0:
@@ -97,9 +116,7 @@ def temple_distance(tiles, positions, colour, beach, temple):
             bits = buckets[d]
             low = bits & -bits
             buckets[d] = bits ^ low
-            cell = 0
-            while (low >> cell) != 1:
-                cell += 1
+            cell = single_bit_index(low)
             if dist[cell] != d:
                 continue  # reached sooner since
             exits = TILE_EXITS[tiles[cell]] if tiles[cell] != NO_TILE else 15
@@ -127,13 +144,13 @@ def temple_distance(tiles, positions, colour, beach, temple):
 
 
 @njit(cache=True)
-def island_value(state, tiles, positions, points):
+def island_value(state, tiles, positions, points, buckets, dist):
     value = points
     for c in range(NUM_COLOURS):
         if positions[c] != IN_TEMPLE:
             beach = state[ADVENTURER_BEACH + c] - 1
             temple = state[TEMPLE_JUNGLE + c] - 1
-            value -= DISTANCE_WEIGHT * temple_distance(tiles, positions, c, beach, temple)
+            value -= DISTANCE_WEIGHT * temple_distance(tiles, positions, c, beach, temple, buckets, dist)
     for cell in range(NUM_CELLS):
         if tiles[cell] != NO_TILE:
             value += LAID_BONUS
@@ -202,7 +219,8 @@ def greedy_action(state, player, salt, fields):
     positions = state[
         ADVENTURER_POS + player * NUM_COLOURS : ADVENTURER_POS + (player + 1) * NUM_COLOURS
     ].copy()
-    best_action, best_value = DISCARD, island_value(state, tiles, positions, 0.0)
+    buckets, dist = new_scratch()
+    best_action, best_value = DISCARD, island_value(state, tiles, positions, 0.0, buckets, dist)
     best_key = tie_key(salt, state, DISCARD)
     for action in range(N_PLAY_ACTIONS):
         if not mask[action] or action == DISCARD:
@@ -212,7 +230,7 @@ def greedy_action(state, player, salt, fields):
         points = 0.0
         if action < MOVE_BASE:
             tiles[action] = tile
-            value = island_value(state, tiles, positions, points)
+            value = island_value(state, tiles, positions, points, buckets, dist)
             tiles[action] = NO_TILE
         else:
             colour, target = divmod(action - MOVE_BASE, MOVE_TARGETS)
@@ -224,7 +242,7 @@ def greedy_action(state, player, salt, fields):
             else:
                 positions[colour] = target
                 points = ITEM_POINTS[state[CELL_ITEM + player * NUM_CELLS + target]]
-            value = island_value(state, tiles, positions, points)
+            value = island_value(state, tiles, positions, points, buckets, dist)
             positions[colour] = start
         key = tie_key(salt, state, action)
         if value > best_value or (value == best_value and key > best_key):
@@ -281,10 +299,11 @@ def playout_value(state: np.ndarray, out: np.ndarray) -> None:
     tiebreaks = np.zeros(n, np.int64)
     scores(state, points, tiebreaks)
     values = np.zeros(n, np.float64)
+    buckets, dist = new_scratch()
     for p in range(n):
         tiles = state[CELL_TILE + p * NUM_CELLS : CELL_TILE + (p + 1) * NUM_CELLS]
         positions = state[ADVENTURER_POS + p * NUM_COLOURS : ADVENTURER_POS + (p + 1) * NUM_COLOURS]
-        values[p] = island_value(state, tiles, positions, float(points[p]))
+        values[p] = island_value(state, tiles, positions, float(points[p]), buckets, dist)
     estimated_rewards(values, n, state[REWARD_MODE], VALUE_SCALE, out)
 
 

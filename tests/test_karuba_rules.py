@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from karuba_env import GAME, batch, data, kernels, observe, render
-from karuba_env.bots import KarubaBot, heuristic_action
+from karuba_env.bots import KarubaBot, heuristic_action, new_scratch, single_bit_index, temple_distance
 from karuba_env.data import COLS, NUM_TILES, TILE_EXIT_COUNT, TILE_EXITS, TILE_ITEM
 from karuba_env.env import EXAMPLE_LAYOUT_TEXT, parse_layout
 from karuba_env.invariants import check_invariants
@@ -678,6 +678,21 @@ def test_bot_plays_from_public_information():
     twin = state.copy()
     kernels.resample_hidden(twin, 1, 3)
     assert heuristic_action(state, 1) == heuristic_action(twin, 1)
+
+
+def test_bot_distance_helpers():
+    # The field of a one-bit set, for every bit temple_distance's bit sets can hold.
+    for bit in range(63):
+        assert single_bit_index(np.int64(1) << np.int64(bit)) == bit
+    # temple_distance overwrites its scratch arrays: stale contents change nothing.
+    state = build(current=NES, islands={0: ROW_3}, adventurers={0: {BROWN: (3, 1)}}, num_players=2)
+    tiles = state[CELL_TILE : CELL_TILE + data.NUM_CELLS].copy()
+    positions = state[ADVENTURER_POS : ADVENTURER_POS + data.NUM_COLOURS].copy()
+    args = (tiles, positions, BROWN, state[ADVENTURER_BEACH + BROWN] - 1, state[TEMPLE_JUNGLE + BROWN] - 1)
+    fresh_distance = temple_distance(*args, *new_scratch())
+    buckets, dist = new_scratch()
+    buckets[:], dist[:] = -1, 0
+    assert temple_distance(*args, buckets, dist) == fresh_distance < 30
 
 
 def test_describe_and_render():
