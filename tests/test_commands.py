@@ -83,6 +83,9 @@ def test_eval(sb3_checkpoint: Path, capsys: pytest.CaptureFixture) -> None:
     assert "random" in out and "bot" in out
 
 
+# Long tier: one iteration at the defaults took 204 s of the 11.5-minute default suite (a clean
+# clone, 2026-12-06); the default suite trains on the two-node cluster in tests/test_rllib.py.
+@pytest.mark.long
 @pytest.mark.xdist_group("ray")  # with tests/test_rllib.py under pytest-xdist: one Ray at a time
 def test_train_rllib(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
     """The README's RLlib command with every default (train batch, minibatch, games per env,
