@@ -52,6 +52,15 @@ def pytest_configure(config: pytest.Config) -> None:
     # pytest-xdist's own marker, declared for a run without it: `--dist loadgroup` runs a group's
     # tests in one worker (the Ray tests: one local cluster at a time).
     config.addinivalue_line("markers", "xdist_group(name): tests run by one pytest-xdist worker")
+    if _xdist_controller(config) and config.getvalue("dist") == "loadgroup" and not _pytest_below((9, 2)):
+        raise pytest.UsageError(
+            f"--dist loadgroup needs pytest below 9.2 (pytest-xdist issue 1386: pytest "
+            f"{pytest.__version__} drops its groups); install pytest<9.2 (the dev extra pins it)"
+        )
+
+
+def _pytest_below(version: tuple[int, int]) -> bool:
+    return tuple(int(part) for part in pytest.__version__.split(".")[:2]) < version
 
 
 # A run of at least this many tests compiles every game first, one process per game on every
@@ -78,7 +87,9 @@ def _require_xdist_groups(config: pytest.Config, items: list[pytest.Item]) -> No
     """Under `--dist loadgroup`, a worker's grouped tests carry their group in their node IDs
     (pytest-xdist's side channel to its scheduler). With pytest 9.2 or newer the IDs keep no
     suffix and the groups are silently split (pytest-xdist issue 1386: two Ray clusters at once,
-    the bounds-checked runs twice), so such a run stops here. This hook runs after xdist's."""
+    the bounds-checked runs twice), so such a run stops here (pytest_configure refuses such a
+    pytest first, with a clearer message; this catches any other way to lose the groups).
+    This hook runs after xdist's."""
     if not (_xdist_worker(config) and getattr(config.option, "loadgroup", False)):
         return
     grouped = [item.nodeid for item in items if item.get_closest_marker("xdist_group")]
