@@ -52,6 +52,8 @@ def pytest_configure(config: pytest.Config) -> None:
     # pytest-xdist's own marker, declared for a run without it: `--dist loadgroup` runs a group's
     # tests in one worker (the Ray tests: one local cluster at a time).
     config.addinivalue_line("markers", "xdist_group(name): tests run by one pytest-xdist worker")
+    # pytest 9.2's structured node IDs drop pytest-xdist's groups silently (its issue 1386: two
+    # Ray clusters at once, the bounds-checked passes in both workers), so such a run stops here.
     if _xdist_controller(config) and config.getvalue("dist") == "loadgroup" and not _pytest_below((9, 2)):
         raise pytest.UsageError(
             f"--dist loadgroup needs pytest below 9.2 (pytest-xdist issue 1386: pytest "
@@ -81,24 +83,6 @@ def _source_size(name: str) -> int:
 def _xdist_worker(config: pytest.Config) -> bool:
     """Whether this process is one of pytest-xdist's workers (`pytest -n N`)."""
     return hasattr(config, "workerinput")
-
-
-def _require_xdist_groups(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Under `--dist loadgroup`, a worker's grouped tests carry their group in their node IDs
-    (pytest-xdist's side channel to its scheduler). With pytest 9.2 or newer the IDs keep no
-    suffix and the groups are silently split (pytest-xdist issue 1386: two Ray clusters at once,
-    the bounds-checked runs twice), so such a run stops here (pytest_configure refuses such a
-    pytest first, with a clearer message; this catches any other way to lose the groups).
-    This hook runs after xdist's."""
-    if not (_xdist_worker(config) and getattr(config.option, "loadgroup", False)):
-        return
-    grouped = [item.nodeid for item in items if item.get_closest_marker("xdist_group")]
-    lost = [nodeid for nodeid in grouped if "@" not in nodeid]
-    if lost:
-        raise pytest.UsageError(
-            f"--dist loadgroup did not group {lost[0]} (and {len(lost) - 1} more): pytest "
-            f"{pytest.__version__} breaks pytest-xdist's groups; install pytest<9.2 (the dev extra pins it)"
-        )
 
 
 def _xdist_controller(config: pytest.Config) -> bool:
@@ -178,9 +162,7 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
         run.cancel()  # those not started yet, when the run stops early (-x)
 
 
-@pytest.hookimpl(trylast=True)  # after pytest-xdist's, which names the groups
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    _require_xdist_groups(config, items)
     # The bounds-checked tests last (a stable sort keeps the rest in order): see above.
     items.sort(key=lambda item: getattr(item, "originalname", None) == BOUNDS_CHECKED_TEST)
     if config.getoption("--long"):
