@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import builtins
 import io
+import time
 
 import pytest
 
 from treasure_apps.cli import main
-from treasure_apps.progress import PLAIN_LINES, PlainProgress, progress
+from treasure_apps.progress import PLAIN_LINES, Counter, PlainProgress, progress
 from treasure_core.registry import all_games
 
 
@@ -102,8 +103,32 @@ def test_piped_progress_is_a_few_plain_lines(capsys):
     assert "\r" not in out + err
     lines = [line for line in err.splitlines() if line.startswith("nakbe self-play:")]
     assert 1 <= len(lines) <= PLAIN_LINES, err
-    assert lines[-1].startswith("nakbe self-play: 40/40 (100%)"), lines
+    assert lines[-1].startswith("nakbe self-play: 40/40 games played (100%)"), lines
     assert "win rate" in out or "wins" in out, out
+
+
+def test_eval_progress_counts_games_played_apart_from_the_results(capsys):
+    """Progress names what it counts (games played: never read as a win rate) and goes to
+    stderr; the results go to stdout, the table whole."""
+    argv = ["eval", "nakbe", "--players", "2", "--checkpoint", "bot", "--games", "20"]
+    assert main(argv) == 0
+    out, err = capsys.readouterr()
+    for opponent in ["random", "bot"]:
+        lines = [line for line in err.splitlines() if line.startswith(f"vs {opponent}: ")]
+        assert 1 <= len(lines) <= PLAIN_LINES, err
+        assert all(" games played (" in line for line in lines), lines
+        assert lines[-1].startswith(f"vs {opponent}: 20/20 games played (100%), "), lines
+    assert "games played" not in out and "win rate" in out and "95% interval" in out, out
+    table = out.splitlines()
+    assert table[1].startswith("opponent") and table[2].startswith("random") and table[3].startswith("bot")
+    argv = ["eval", "nakbe", "--players", "2", "--round-robin", "random,bot", "--games", "10"]
+    assert main(argv) == 0
+    out, err = capsys.readouterr()
+    lines = [line for line in err.splitlines() if line.startswith("round robin: ")]
+    assert lines and lines[-1].startswith("round robin: 10/10 games played (100%)"), err  # one pair
+    assert "games played" not in out and "Elo" in out, out
+    assert main([*argv, "--no-progress"]) == 0
+    assert capsys.readouterr().err == ""
 
 
 def test_plain_progress_writes_one_line_per_tenth() -> None:
@@ -121,6 +146,24 @@ def test_plain_progress_writes_one_line_per_tenth() -> None:
     assert list(progress(range(3), "items", stream=stream)) == [0, 1, 2]
     written = stream.getvalue()
     assert "\r" not in written and written.splitlines()[-1].startswith("items: 3/3 (100%)"), written
+
+
+def test_plain_progress_counts_time_from_its_start_and_names_its_unit() -> None:
+    """A run's time from when it began (a training run's, before its first evaluation), in as
+    many lines as asked."""
+    stream = io.StringIO()
+    plain = PlainProgress(10, "training", stream, "learner steps", lines=2, start=time.perf_counter() - 43)
+    for done in range(11):
+        plain.update(done)
+    lines = stream.getvalue().splitlines()
+    assert lines == ["training: 5/10 learner steps (50%), 43 s", "training: 10/10 learner steps (100%), 43 s"]
+    stream = io.StringIO()
+    counter = Counter(30, "round robin", "games played", stream=stream, lines=3)
+    for _ in range(30):
+        counter.advance()
+    counter.close()
+    assert stream.getvalue().splitlines()[-1].startswith("round robin: 30/30 games played (100%)")
+    assert len(stream.getvalue().splitlines()) == 3
 
 
 def test_split_agents_keeps_a_specs_own_parameters() -> None:

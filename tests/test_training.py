@@ -303,9 +303,16 @@ def test_a_short_training_run_saves_a_checkpoint_that_plays_a_game(sb3, name, tm
     game = get_game(name)
     players = max(game.min_players, 2)  # against opponents (solo has none to evaluate against)
     final = train.train(name, tmp_path, _tiny_config(train), progress=True, num_players=players)
-    err = capsys.readouterr().err  # off a terminal: plain lines, not a bar
+    out, err = capsys.readouterr()  # off a terminal: plain lines, not a bar
     assert "\r" not in err and 1 <= err.count("training: ") <= 10, err
-    assert "training: 256/256 steps (100%)" in err, err
+    lines = err.splitlines()
+    last = "training: 256/256 learner steps (100%)"
+    done = next(i for i, line in enumerate(lines) if line.startswith(last))
+    # The run's time: the last line comes after the final evaluation, whose games it counts.
+    evaluations = [i for i, line in enumerate(lines) if line.startswith("evaluation at 256 learner steps: ")]
+    assert evaluations and max(evaluations) < done, err
+    assert "games played (100%)" in lines[max(evaluations)], err
+    assert "win rates at 0 learner steps: vs random " in out and "win rates at 256 learner steps" in out, out
     checkpoints = sorted((tmp_path / "checkpoints").glob("*.zip"))
     assert final.is_file() and [c.name for c in checkpoints] == ["model_128_steps.zip", "model_256_steps.zip"]
     player, settings = evaluate.policy_factory(game, str(checkpoints[0]))

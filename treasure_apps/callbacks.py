@@ -5,16 +5,16 @@ from __future__ import annotations
 
 import csv
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 from stable_baselines3.common.callbacks import BaseCallback
 
 from treasure_adapters.single_agent import OpponentPool
-from treasure_apps.evaluate import EVAL_FIELDS, win_rate
+from treasure_apps.evaluate import EVAL_FIELDS, GAMES_PLAYED, win_rate
 from treasure_apps.policy import PolicyAgent
-from treasure_apps.progress import PlainProgress
+from treasure_apps.progress import Counter, PlainProgress
 from treasure_apps.stats import WinRate
 from treasure_core.agents import agent_factory
 from treasure_core.game import GameSpec
@@ -47,7 +47,11 @@ class SnapshotCallback(BaseCallback):
 class WinRateCallback(BaseCallback):
     """Every `every_steps` steps (and before the first), the learner's win rate (argmax moves)
     against each fixed opponent over `n_games` games with its seat rotated: logged to
-    TensorBoard as eval/win_rate_vs_<opponent> and appended to eval.csv for the curve."""
+    TensorBoard as eval/win_rate_vs_<opponent> and appended to eval.csv for the curve.
+
+    With `progress`, each evaluation also reports the games played on stderr (two plain lines,
+    even on a terminal: sb3's live bar there would garble a second bar) and its win rates on
+    stdout. None: when the run reports its own progress (sb3's bar or PlainProgressCallback)."""
 
     def __init__(
         self,
@@ -58,6 +62,7 @@ class WinRateCallback(BaseCallback):
         every_steps: int,
         log_path: Path,
         seed: int = 0,
+        progress: bool | None = None,
     ):
         super().__init__()
         self.game = game
@@ -67,6 +72,7 @@ class WinRateCallback(BaseCallback):
         self.every_steps = every_steps
         self.log_path = log_path
         self.seed = seed
+        self.progress = progress
         self.next_at = 0
         self.started = time.perf_counter()
         self.latest: dict[str, WinRate] = {}
@@ -80,22 +86,38 @@ class WinRateCallback(BaseCallback):
 
         minutes = (time.perf_counter() - self.started) / 60
         new_file = not self.log_path.exists()
+        when = f"{self.num_timesteps} learner steps"
+        total = self.n_games * len(self.opponents)
+        # An evaluation every few tenths of a run: two lines each keep a log short.
+        counter = Counter(
+            total, f"evaluation at {when}", GAMES_PLAYED, enabled=bool(self.progress), bar=False, lines=2
+        )
         with self.log_path.open("a", newline="") as file:
             writer = csv.writer(file)
             if new_file:
                 writer.writerow(EVAL_FIELDS)
             for name, opponent in self.opponents.items():
-                result = win_rate(self.game, self.options, learner, opponent, self.n_games, self.seed)
+                result = win_rate(
+                    self.game, self.options, learner, opponent, self.n_games, self.seed, counter=counter
+                )
                 self.latest[name] = result
                 low, high = result.interval
                 self.logger.record(f"eval/win_rate_vs_{name}", result.rate)
                 row = [self.num_timesteps, f"{minutes:.2f}", name, result.wins, result.games]
                 writer.writerow(row + [f"{result.rate:.4f}", f"{low:.4f}", f"{high:.4f}"])
+        if self.progress:
+            rates = ", ".join(f"vs {name} {result}" for name, result in self.latest.items())
+            print(f"win rates at {when}: {rates} ({self.n_games} games each)", flush=True)
         self.logger.dump(self.num_timesteps)
         self.next_at = self.num_timesteps + self.every_steps
 
     def _on_training_start(self) -> None:
         self.started = time.perf_counter()
+        if self.progress is None:
+            # train() does not say whether progress is on; the run's own reporting tells.
+            everyone = _all_callbacks(self.locals.get("callback"))
+            reported = any(isinstance(callback, PlainProgressCallback) for callback in everyone)
+            self.progress = bool(self.locals.get("progress_bar")) or reported
         self._evaluate()
 
     def _on_step(self) -> bool:
@@ -110,18 +132,31 @@ class WinRateCallback(BaseCallback):
             self._evaluate()
 
 
-class PlainProgressCallback(BaseCallback):
-    """Training progress as a few plain lines (for a log; a terminal gets sb3's bar)."""
+def _all_callbacks(callback: BaseCallback | None) -> Iterator[BaseCallback]:
+    """`callback` and every callback inside it (a CallbackList's, nested)."""
+    if callback is None:
+        return
+    yield callback
+    for inner in getattr(callback, "callbacks", []):
+        yield from _all_callbacks(inner)
 
-    def __init__(self, total_steps: int):
+
+class PlainProgressCallback(BaseCallback):
+    """Training progress as a few plain lines (for a log; a terminal gets sb3's bar), in learner
+    steps. The time is the run's wall time from `started` (a time.perf_counter() reading;
+    default: when this callback is made, just before learning), evaluations and snapshots
+    included; the last line waits for the end of training (the final update and evaluation)."""
+
+    def __init__(self, total_steps: int, started: float | None = None):
         super().__init__()
         self.total_steps = total_steps
-        self.plain: PlainProgress | None = None
-
-    def _on_training_start(self) -> None:
-        self.plain = PlainProgress(self.total_steps, "training", unit="steps")
+        self.plain = PlainProgress(total_steps, "training", unit="learner steps", start=started)
 
     def _on_step(self) -> bool:
-        if self.plain is not None:
-            self.plain.update(self.num_timesteps)
+        # The steps reach the total before the last update: the 100% line is _on_training_end's.
+        self.plain.update(min(self.num_timesteps, self.total_steps - 1))
         return True
+
+    def _on_training_end(self) -> None:
+        # Called after the callbacks before it in the list: the final evaluation is timed too.
+        self.plain.update(self.model.num_timesteps)

@@ -67,7 +67,8 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
     warm_up = time.perf_counter() - warm_up
     total_steps = 0
     start = time.perf_counter()
-    for g in progress(range(args.games), f"{game.name} self-play", enabled=not args.no_progress):
+    desc = f"{game.name} self-play"
+    for g in progress(range(args.games), desc, enabled=not args.no_progress, unit="games played"):
         # Rotate seats so that no agent keeps the first-player advantage.
         shift = g % n if args.rotate else 0
         seats = [agents[(p + shift) % n] for p in range(n)]

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from treasure_apps.arguments import add_game_arguments, parse_options, split_agents
-from treasure_apps.progress import progress as progress_of
+from treasure_apps.progress import Counter
 from treasure_apps.replay import Recorder, RecordingAgent
 from treasure_apps.stats import WinRate
 from treasure_core.aec import TreasureAECEnv
@@ -31,6 +31,7 @@ from treasure_core.registry import get_game
 
 EVAL_FILE = "eval.csv"
 EVAL_FIELDS = ["steps", "minutes", "opponent", "wins", "games", "win_rate", "low", "high"]
+GAMES_PLAYED = "games played"  # what evaluation progress counts, never to be read as a win rate
 TRAIN_EXTRA_HINT = 'needs the train extra: pip install torch==2.13.0 && pip install -e ".[train]"'
 
 
@@ -46,18 +47,18 @@ def _series(
     seating: Callable[[int, int], list[AgentFactory]],
     n_games: int,
     seed: int,
-    progress: bool = False,
-    label: str = "",
+    counter: Counter | None = None,
     recorder: Recorder | None = None,
 ) -> Iterator[tuple[int, list[bool], bool]]:
     """Play n_games, game g with the agents seating(g, num_players) makes; yield (g, winners,
     whether the guard cut it: then no one won). Game g's seeds depend only on (seed, g), so two
-    series with the same seed deal alike. A recorder writes each game as a replay file."""
+    series with the same seed deal alike. A counter counts the games played; a recorder
+    writes each game as a replay file."""
     if n_games < 1:
         raise ValueError(f"the number of games must be at least 1; got {n_games}")
     aec = TreasureAECEnv(game, **options)
     n = aec.num_players
-    for g in progress_of(range(n_games), label or "games", enabled=progress, leave=False):
+    for g in range(n_games):
         base = (seed * 1_000_003 + g) * (n + 1)
         agents = [factory(base + p) for p, factory in enumerate(seating(g, n))]
         actions: list[int] = []
@@ -66,6 +67,8 @@ def _series(
         winners = _winners(play_game(aec, agents, base + n), game)
         if recorder is not None:
             recorder.write(base + n, actions, [agent.name for agent in agents], aec)
+        if counter is not None:
+            counter.advance()
         yield g, winners, aec.is_truncated()
 
 
@@ -79,18 +82,27 @@ def win_rate(
     progress: bool = False,
     label: str = "",
     recorder: Recorder | None = None,
+    counter: Counter | None = None,
 ) -> WinRate:
     """`player` in one seat against `opponent` in all others, over n_games; the player's seat
     rotates (game g: seat g mod n). A shared victory counts as a win; a game the guard cut is
-    no one's win, counted in `truncated`."""
+    no one's win, counted in `truncated`. With `progress`, the games played are reported on
+    stderr as "`label`: 120/1000 games played"; or a `counter` given counts them."""
 
     def seating(g: int, n: int) -> list[AgentFactory]:
         return [player if p == g % n else opponent for p in range(n)]
 
+    own = counter is None
+    if own:
+        counter = Counter(n_games, label or "evaluation", GAMES_PLAYED, enabled=progress, leave=False)
     wins = truncated = 0
-    for g, winners, cut in _series(game, options, seating, n_games, seed, progress, label, recorder):
-        wins += winners[g % len(winners)]
-        truncated += cut
+    try:
+        for g, winners, cut in _series(game, options, seating, n_games, seed, counter, recorder):
+            wins += winners[g % len(winners)]
+            truncated += cut
+    finally:
+        if own:
+            counter.close()
     return WinRate(wins, n_games, truncated)
 
 
@@ -102,16 +114,18 @@ def match_score(
     n_games: int,
     seed: int = 0,
     recorder: Recorder | None = None,
+    counter: Counter | None = None,
 ) -> float:
     """`first`'s score against `second`: each game seats them alternately (first in the even
     seats on even games, in the odd seats on odd games); a game scores 1 when only `first`'s
-    seats win, 0 when only `second`'s do, 1/2 when both share the victory."""
+    seats win, 0 when only `second`'s do, 1/2 when both share the victory. A counter counts
+    the games played."""
 
     def seating(g: int, n: int) -> list[AgentFactory]:
         return [first if (p + g) % 2 == 0 else second for p in range(n)]
 
     total = 0.0
-    series = _series(game, options, seating, n_games, seed, recorder=recorder)
+    series = _series(game, options, seating, n_games, seed, counter, recorder)
     for g, winners, _cut in series:  # a cut game: 0 each
         first_won = any(w for p, w in enumerate(winners) if (p + g) % 2 == 0)
         second_won = any(w for p, w in enumerate(winners) if (p + g) % 2 == 1)
@@ -151,14 +165,21 @@ def round_robin(
     recorder: Recorder | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Every pair plays n_games (match_score). Returns (the score table, row against column,
-    and the Elo ratings with the first player at 0)."""
+    and the Elo ratings with the first player at 0). With `progress`, the games played over
+    all pairs are reported on stderr ("round robin: 400/1200 games played")."""
     names = list(players)
     k = len(names)
     table = np.full((k, k), np.nan)
     pairs = [(i, j) for i in range(k) for j in range(i + 1, k)]
-    for i, j in progress_of(pairs, "round robin", enabled=progress):
-        score = match_score(game, options, players[names[i]], players[names[j]], n_games, seed, recorder)
-        table[i, j], table[j, i] = score, 1.0 - score
+    # One count over every pair's games: a count of pairs ("1/3") would read like a score.
+    counter = Counter(len(pairs) * n_games, "round robin", GAMES_PLAYED, enabled=progress)
+    try:
+        for i, j in pairs:
+            first, second = players[names[i]], players[names[j]]
+            score = match_score(game, options, first, second, n_games, seed, recorder, counter)
+            table[i, j], table[j, i] = score, 1.0 - score
+    finally:
+        counter.close()
     games = np.where(np.isnan(table), 0.0, float(n_games))
     return table, elo_ratings(np.nan_to_num(table) * n_games, games)
 
@@ -261,34 +282,39 @@ def _recorder(
 def _print_win_rates(
     game: GameSpec, options: dict[str, Any], player: AgentFactory, args: argparse.Namespace
 ) -> None:
+    """The checkpoint's win rates against each opponent: every series is played first (its
+    progress on stderr), then the table is printed whole, so that progress lines never split
+    it in a log that takes both streams."""
     n = options["num_players"]
     if n == 1:  # solo: the only opponent is the game's own, inside the kernels (Nakum's Chaak'Bot)
-        print(f"{args.checkpoint} on {game.title}, solo: {args.games} games against the game's own opponent")
-        print(f"{'opponent':<12}{'win rate':>10}{'95% interval':>20}{'truncated':>11}")
         unseated = agent_factory(game, "random")  # no other seat: never asked to move
+        series = [("in-kernel", "vs the in-kernel opponent", unseated, "solo")]
+        title = f"{args.checkpoint} on {game.title}, solo: {args.games} games against the game's own opponent"
+        note = "(a win is a score above the in-kernel opponent's; a tie counts as a win)"
+    else:
+        kinds = ["random", *game.bots]
+        series = [(kind, f"vs {kind}", agent_factory(game, kind), f"vs-{kind}") for kind in kinds]
+        title = (
+            f"{args.checkpoint} on {game.title}, {n} players: {args.games} games per opponent, "
+            f"its seat rotated, the opponent in every other seat"
+        )
+        note = (
+            f"(an equal player wins 1/{n} = {1 / n:.3f}; a shared victory counts as a win; "
+            "truncated: games the guard cut, no one's win)"
+        )
+    results = []
+    for name, label, opponent, tag in series:
+        recorder = _recorder(game, options, args, tag)
         progress = not args.no_progress
-        recorder = _recorder(game, options, args, "solo")
-        result = win_rate(game, options, player, unseated, args.games, args.seed, progress, "solo", recorder)
-        low, high = result.interval
-        print(f"{'in-kernel':<12}{result.rate:>10.3f}{f'[{low:.3f}, {high:.3f}]':>20}{result.truncated:>11}")
-        print("(a win is a score above the in-kernel opponent's; a tie counts as a win)")
-        return
-    print(
-        f"{args.checkpoint} on {game.title}, {n} players: {args.games} games per opponent, "
-        f"its seat rotated, the opponent in every other seat"
-    )
+        result = win_rate(game, options, player, opponent, args.games, args.seed, progress, label, recorder)
+        results.append((name, result))
+    print(title)
     print(f"{'opponent':<12}{'win rate':>10}{'95% interval':>20}{'truncated':>11}")
-    for kind in ["random", *game.bots]:
-        opponent = agent_factory(game, kind)
-        recorder = _recorder(game, options, args, f"vs-{kind}")
-        progress = not args.no_progress
-        result = win_rate(game, options, player, opponent, args.games, args.seed, progress, kind, recorder)
+    for name, result in results:
         low, high = result.interval
-        print(f"{kind:<12}{result.rate:>10.3f}{f'[{low:.3f}, {high:.3f}]':>20}{result.truncated:>11}")
-    print(
-        f"(an equal player wins 1/{n} = {1 / n:.3f}; a shared victory counts as a win; "
-        "truncated: games the guard cut, no one's win)"
-    )
+        print(f"{name:<12}{result.rate:>10.3f}{f'[{low:.3f}, {high:.3f}]':>20}{result.truncated:>11}")
+    print(note)
+    sys.stdout.flush()  # before the next series' progress on stderr
 
 
 def _print_round_robin(game: GameSpec, options: dict[str, Any], args: argparse.Namespace) -> None:
@@ -311,6 +337,7 @@ def _print_round_robin(game: GameSpec, options: dict[str, Any], args: argparse.N
         cells = "".join(f"{'-' if i == j else f'{table[i, j]:.3f}':>{width}}" for j in range(len(labels)))
         print(f"{label:<{width}}{cells}{ratings[i]:>8.0f}")
     print(f"(Elo: Bradley-Terry fit, {labels[0]} = 0)")
+    sys.stdout.flush()  # before any later progress on stderr
 
 
 def run(args: argparse.Namespace) -> int:
