@@ -4,23 +4,52 @@
 from __future__ import annotations
 
 import argparse
+import re
 from typing import Any
 
 from treasure_core.game import GameSpec
 from treasure_core.options import parse_cli_value
 from treasure_core.registry import game_names
 
+# Help that already says what happens by default: "(default: 3)", "off by default", "sb3 (default)".
+STATES_DEFAULT = re.compile(r"\bdefault\b", re.IGNORECASE)
 
-def add_game_arguments(parser: argparse.ArgumentParser) -> None:
-    """GAME, --players and --option, as every subcommand takes them."""
-    parser.add_argument("game", choices=game_names())
-    parser.add_argument("--players", type=int, default=None, help="number of players")
+
+class DefaultsHelpFormatter(argparse.HelpFormatter):
+    """Help in which every entry states its default: " (default: X)" after one that does not
+    say it, " (off by default)" after a flag. An entry whose default is None or empty gets
+    nothing ("default: None" tells a reader nothing): its help says in words what happens
+    without it. Set on every subcommand by cli.build_parser."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        text = action.help
+        if (
+            not text
+            or "%(default)" in text
+            or STATES_DEFAULT.search(text)
+            or action.default is argparse.SUPPRESS
+        ):
+            return text
+        if action.nargs == 0:  # a flag (store_true, store_false, store_const): not given unless typed
+            return f"{text} (off by default)"
+        positional = not action.option_strings
+        if action.default in (None, []) or (positional and action.nargs not in ("?", "*")):
+            return text  # nothing to show, or a required positional
+        return f"{text} (default: %(default)s)"
+
+
+def add_game_arguments(parser: argparse.ArgumentParser, defaults: str = "the game's own, see `list`") -> None:
+    """GAME, --players and --option, as every subcommand takes them; `defaults` says where the
+    options come from when none are given (eval: a checkpoint's own)."""
+    parser.add_argument("game", metavar="GAME", choices=game_names(), help="the game: %(choices)s")
+    parser.add_argument("--players", type=int, default=None, help=f"number of players (default: {defaults})")
     parser.add_argument(
         "--option",
         action="append",
         default=[],
         metavar="NAME=VALUE",
-        help="a game option (see `list`); game options may also be given as --NAME VALUE",
+        help="a game option (see `list`), repeatable; game options may also be given as --NAME VALUE "
+        f"(default: {defaults})",
     )
 
 

@@ -59,6 +59,7 @@ from typing import Any
 import numba
 import numpy as np
 
+from treasure_apps.arguments import DefaultsHelpFormatter
 from treasure_core.batch import BatchRunner
 from treasure_core.registry import game_names, get_game, make_env, module_of, register
 
@@ -1363,7 +1364,7 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--quick",
         action="store_true",
-        help=f"{QUICK_SECONDS:g} s per figure and no cold start (about 75 s for the five games)",
+        help=f"{QUICK_SECONDS:g} s per figure and no cold start, about 75 s for the five games",
     )
     parser.add_argument(
         "--seconds",
@@ -1373,9 +1374,13 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
         f"--quick {QUICK_SECONDS:g})",
     )
     parser.add_argument(
-        "--games", nargs="+", default=None, metavar="GAME", help="registered games to measure (default: all)"
+        "--games",
+        nargs="+",
+        default=None,
+        metavar="GAME",
+        help=f"games to measure, any of {', '.join(game_names())} (default: all)",
     )
-    parser.add_argument("--no-peers", action="store_true", help="skip the peer libraries (recorded as null)")
+    parser.add_argument("--no-peers", action="store_true", help="skip the peer libraries, recorded as null")
     parser.add_argument(
         "--memory-games",
         type=int,
@@ -1484,7 +1489,9 @@ def add_subcommand(subparsers: Any) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     """`python -m treasure_apps.bench` (the same as `treasure-envs bench`)."""
-    parser = argparse.ArgumentParser(prog="treasure-envs bench", description=DESCRIPTION)
+    parser = argparse.ArgumentParser(
+        prog="treasure-envs bench", description=DESCRIPTION, formatter_class=DefaultsHelpFormatter
+    )
     configure_parser(parser)
     try:
         return run_bench(parser.parse_args(argv))

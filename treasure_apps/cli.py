@@ -12,7 +12,7 @@ import time
 import numpy as np
 
 from treasure_apps import evaluate, replay, rllib_train, serve, train, warmup
-from treasure_apps.arguments import add_game_arguments, parse_options, split_agents
+from treasure_apps.arguments import DefaultsHelpFormatter, add_game_arguments, parse_options, split_agents
 from treasure_apps.bench import add_subcommand as add_bench_subcommand
 from treasure_apps.progress import progress
 from treasure_apps.stats import WinRate
@@ -252,33 +252,40 @@ def _per_player(key: str, value: object, n: int) -> bool:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="treasure-envs", description=__doc__)
+    parser = argparse.ArgumentParser(
+        prog="treasure-envs", description=__doc__, formatter_class=DefaultsHelpFormatter
+    )
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("list", help="games, player counts and options").set_defaults(run=cmd_list)
 
     selfplay = sub.add_parser("selfplay", help="N games between random or scripted players")
     add_game_arguments(selfplay)
-    selfplay.add_argument("--games", type=int, default=1000)
+    selfplay.add_argument("--games", type=int, default=1000, help="games to play")
     selfplay.add_argument(
         "--agents",
         default=None,
         help="comma-separated agent per seat, or one for all (default: bot,random,...)",
     )
-    selfplay.add_argument("--seed", type=int, default=0)
+    selfplay.add_argument("--seed", type=int, default=0, help="seed of the series")
     selfplay.add_argument(
-        "--no-rotate", dest="rotate", action="store_false", help="keep agents in their seats"
+        "--no-rotate",
+        dest="rotate",
+        action="store_false",
+        help="keep agents in their seats (off by default: seats rotate)",
     )
-    selfplay.add_argument("--no-progress", action="store_true")
-    selfplay.add_argument("--record", metavar="DIR", help="write each game as a replay file in DIR")
+    selfplay.add_argument("--no-progress", action="store_true", help="no progress on stderr")
+    selfplay.add_argument(
+        "--record", metavar="DIR", help="write each game as a replay file in DIR (default: none written)"
+    )
     selfplay.set_defaults(run=cmd_selfplay)
 
     play = sub.add_parser("play", help="play one seat in the terminal against bots")
     add_game_arguments(play)
-    play.add_argument("--seat", type=int, default=0)
+    play.add_argument("--seat", type=int, default=0, help="your seat, from 0")
     play.add_argument(
         "--opponents", default="bot", help="random, a scripted bot, or the search (mcts, mcts:sims=400,c=1.4)"
     )
-    play.add_argument("--seed", type=int, default=None)
+    play.add_argument("--seed", type=int, default=None, help="the game's seed (default: drawn)")
     play.set_defaults(run=cmd_play)
     train.add_subcommand(sub)
     rllib_train.extend_train_parser(sub.choices["train"])  # --engine rllib
@@ -287,6 +294,9 @@ def build_parser() -> argparse.ArgumentParser:
     warmup.add_subcommand(sub)
     serve.add_subcommand(sub)
     replay.add_subcommand(sub)
+    # One formatter for every subcommand, the modules' own included: each entry shows its default.
+    for subcommand in sub.choices.values():
+        subcommand.formatter_class = DefaultsHelpFormatter
     return parser
 
 

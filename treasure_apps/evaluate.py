@@ -373,16 +373,26 @@ def add_subcommand(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "eval", help="win rates of a checkpoint, a round robin with Elo, a learning curve"
     )
-    add_game_arguments(parser)
-    parser.add_argument("--checkpoint", help="a model .zip: its win rates against random and each bot")
+    add_game_arguments(parser, defaults="a --checkpoint's own, else the game's, see `list`")
     parser.add_argument(
-        "--round-robin", help="comma-separated policies (random, a bot name, .zip checkpoints)"
+        "--checkpoint",
+        help="a policy (a model .zip, an RLlib checkpoint, random or a bot): its win rates against random "
+        "and each bot (default: none)",
     )
-    parser.add_argument("--curve", metavar="RUN_DIR", help="plot the learning curve of a training run")
+    parser.add_argument(
+        "--round-robin",
+        help="comma-separated policies (random, a bot name, .zip checkpoints) to play each other "
+        "(default: none)",
+    )
+    parser.add_argument(
+        "--curve", metavar="RUN_DIR", help="plot the learning curve of a training run (default: none)"
+    )
     parser.add_argument("--out", help="the PNG to write (default RUN_DIR/learning_curve.png)")
     parser.add_argument("--games", type=int, default=1000, help="games per opponent or per pair")
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--seed", type=int, default=0, help="seed of every series")
     parser.add_argument("--sample", action="store_true", help="sample checkpoints' moves (default: argmax)")
-    parser.add_argument("--no-progress", action="store_true")
-    parser.add_argument("--record", metavar="DIR", help="write each game as a replay file in DIR")
+    parser.add_argument("--no-progress", action="store_true", help="no progress (games played) on stderr")
+    parser.add_argument(
+        "--record", metavar="DIR", help="write each game as a replay file in DIR (default: none written)"
+    )
     parser.set_defaults(run=run)

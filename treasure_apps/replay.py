@@ -265,6 +265,8 @@ def add_subcommand(subparsers: Any) -> None:
         "replay", help="show a recorded game (step slider, any seat's view); --html writes one page"
     )
     parser.add_argument("file", help="a replay file (selfplay --record, eval --record, the web page's save)")
-    parser.add_argument("--html", metavar="OUT.html", help="write a self-contained page instead of serving")
+    parser.add_argument(
+        "--html", metavar="OUT.html", help="write a self-contained page instead of serving (default: serve)"
+    )
     add_server_arguments(parser)
     parser.set_defaults(run=run)

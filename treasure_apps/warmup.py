@@ -63,7 +63,12 @@ def add_subcommand(sub: Any) -> None:
     parser = sub.add_parser(
         "warmup", help="compile every kernel of the games into numba's cache (run once per environment)"
     )
-    parser.add_argument("games", nargs="*", metavar="GAME", help="games to compile (default: every game)")
+    parser.add_argument(
+        "games",
+        nargs="*",
+        metavar="GAME",
+        help=f"games to compile, any of {', '.join(game_names())} (default: every game)",
+    )
     parser.add_argument(
         "--jobs",
         type=int,
