@@ -343,6 +343,7 @@ def test_train_and_eval_commands(sb3, tmp_path, capsys):
     out = tmp_path / "run"
     argv = ["train", "nakbe", "--players", "2", "--steps", "256", "--envs", "2", "--out", str(out)]
     argv += ["--eval-every", "256", "--eval-games", "2", "--checkpoint-every", "256", "--no-progress"]
+    argv += ["--final-games", "4"]
     assert _run(train.add_subcommand, argv) == 0
     assert "learning curve" in capsys.readouterr().out and (out / "learning_curve.png").is_file()
     model = str(out / "final_model.zip")

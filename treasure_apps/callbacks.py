@@ -3,7 +3,6 @@ and win rates during training for the learning curve. Needs the `train` extra.""
 
 from __future__ import annotations
 
-import csv
 import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -12,9 +11,9 @@ from typing import Any
 from stable_baselines3.common.callbacks import BaseCallback
 
 from treasure_adapters.single_agent import OpponentPool
-from treasure_apps.evaluate import EVAL_FIELDS, GAMES_PLAYED, win_rate
+from treasure_apps.evaluate import log_win_rates
 from treasure_apps.policy import PolicyAgent
-from treasure_apps.progress import Counter, PlainProgress
+from treasure_apps.progress import PlainProgress
 from treasure_apps.stats import WinRate
 from treasure_core.agents import agent_factory
 from treasure_core.game import GameSpec
@@ -85,29 +84,20 @@ class WinRateCallback(BaseCallback):
             return PolicyAgent(policy, seed, deterministic=True)
 
         minutes = (time.perf_counter() - self.started) / 60
-        new_file = not self.log_path.exists()
-        when = f"{self.num_timesteps} learner steps"
-        total = self.n_games * len(self.opponents)
-        # An evaluation every few tenths of a run: two lines each keep a log short.
-        counter = Counter(
-            total, f"evaluation at {when}", GAMES_PLAYED, enabled=bool(self.progress), bar=False, lines=2
+        self.latest = log_win_rates(
+            self.game,
+            self.options,
+            learner,
+            self.opponents,
+            self.n_games,
+            self.seed,
+            self.log_path,
+            self.num_timesteps,
+            minutes,
+            bool(self.progress),
         )
-        with self.log_path.open("a", newline="") as file:
-            writer = csv.writer(file)
-            if new_file:
-                writer.writerow(EVAL_FIELDS)
-            for name, opponent in self.opponents.items():
-                result = win_rate(
-                    self.game, self.options, learner, opponent, self.n_games, self.seed, counter=counter
-                )
-                self.latest[name] = result
-                low, high = result.interval
-                self.logger.record(f"eval/win_rate_vs_{name}", result.rate)
-                row = [self.num_timesteps, f"{minutes:.2f}", name, result.wins, result.games]
-                writer.writerow(row + [f"{result.rate:.4f}", f"{low:.4f}", f"{high:.4f}"])
-        if self.progress:
-            rates = ", ".join(f"vs {name} {result}" for name, result in self.latest.items())
-            print(f"win rates at {when}: {rates} ({self.n_games} games each)", flush=True)
+        for name, result in self.latest.items():
+            self.logger.record(f"eval/win_rate_vs_{name}", result.rate)
         self.logger.dump(self.num_timesteps)
         self.next_at = self.num_timesteps + self.every_steps
 
@@ -160,3 +150,14 @@ class PlainProgressCallback(BaseCallback):
     def _on_training_end(self) -> None:
         # Called after the callbacks before it in the list: the final evaluation is timed too.
         self.plain.update(self.model.num_timesteps)
+
+
+class DeadlineCallback(BaseCallback):
+    """Stops training once time.perf_counter() passes `deadline` (train's --minutes budget)."""
+
+    def __init__(self, deadline: float):
+        super().__init__()
+        self.deadline = deadline
+
+    def _on_step(self) -> bool:
+        return time.perf_counter() < self.deadline

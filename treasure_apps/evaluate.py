@@ -106,6 +106,44 @@ def win_rate(
     return WinRate(wins, n_games, truncated)
 
 
+def log_win_rates(
+    game: GameSpec,
+    options: dict[str, Any],
+    learner: AgentFactory,
+    opponents: dict[str, AgentFactory],
+    n_games: int,
+    seed: int,
+    log_path: Path,
+    steps: int,
+    minutes: float,
+    progress: bool = False,
+) -> dict[str, WinRate]:
+    """One point of a training run's learning curve: the learner's win rate against each
+    opponent (win_rate), appended to the eval.csv at `log_path`; with `progress`, two plain
+    progress lines on stderr and the win rates as one line on stdout. Both engines use it."""
+    when = f"{steps} learner steps"
+    # An evaluation every few tenths of a run: two lines each keep a log short.
+    counter = Counter(
+        n_games * len(opponents), f"evaluation at {when}", GAMES_PLAYED, enabled=progress, bar=False, lines=2
+    )
+    results: dict[str, WinRate] = {}
+    new_file = not log_path.exists()
+    with log_path.open("a", newline="") as file:
+        writer = csv.writer(file)
+        if new_file:
+            writer.writerow(EVAL_FIELDS)
+        for name, opponent in opponents.items():
+            result = win_rate(game, options, learner, opponent, n_games, seed, counter=counter)
+            results[name] = result
+            low, high = result.interval
+            row = [steps, f"{minutes:.2f}", name, result.wins, result.games]
+            writer.writerow(row + [f"{result.rate:.4f}", f"{low:.4f}", f"{high:.4f}"])
+    if progress:
+        rates = ", ".join(f"vs {name} {result}" for name, result in results.items())
+        print(f"win rates at {when}: {rates} ({n_games} games each)", flush=True)
+    return results
+
+
 def match_score(
     game: GameSpec,
     options: dict[str, Any],

@@ -42,6 +42,7 @@ from typing import Any
 import numpy as np
 
 from treasure_apps.arguments import parse_options
+from treasure_apps.evaluate import EVAL_FILE
 from treasure_apps.progress import PlainProgress, is_terminal
 from treasure_core.agents import Agent
 from treasure_core.game import GameSpec, rules_options
@@ -79,16 +80,18 @@ class RLlibTrainConfig:
     rollout_fragment_length: int | str = "auto"
     warm_up: bool = True
     iterations: int = 0  # stop after this many PPO iterations (0: by steps or minutes only)
+    eval_every: int = 0  # agent steps between points of the learning curve (eval.csv; 0: none)
+    eval_games: int = 200  # games per opponent at each point
 
 
 def _check(config: RLlibTrainConfig) -> None:
     positive = ["steps", "games_per_env", "envs_per_runner", "max_snapshots", "snapshot_every"]
-    positive += ["train_batch", "minibatch_size", "num_epochs"]
+    positive += ["train_batch", "minibatch_size", "num_epochs", "eval_games"]
     for name in positive:
         value = getattr(config, name)
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
             raise ValueError(f"{name} must be a positive integer; got {value!r}")
-    for name in ("num_env_runners", "checkpoint_every", "iterations"):
+    for name in ("num_env_runners", "checkpoint_every", "iterations", "eval_every"):
         value = getattr(config, name)
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
             raise ValueError(f"{name} must be a non-negative integer; got {value!r}")
@@ -299,6 +302,58 @@ def refresh_snapshot(algo: Any, slot: str) -> None:
     )
 
 
+class _Curve:
+    """The learning curve: main's win rates (most probable moves) against random play and the
+    game's bots every `eval_every` agent steps, into eval.csv as the sb3 engine writes it."""
+
+    def __init__(
+        self,
+        game: GameSpec,
+        options: dict[str, Any],
+        config: RLlibTrainConfig,
+        out: Path,
+        start: float,
+        progress: bool,
+    ):
+        from treasure_core.agents import agent_factory
+
+        self.game, self.options, self.config, self.start, self.progress = (
+            game,
+            options,
+            config,
+            start,
+            progress,
+        )
+        self.path = out / EVAL_FILE
+        self.opponents = {name: agent_factory(game, name) for name in ["random", *game.bots]}
+        self.next_at = 0 if config.eval_every else None
+        if self.path.exists():
+            self.path.unlink()  # a fresh run's curve
+
+    def point(self, algo: Any, steps: int) -> None:
+        if self.next_at is None or steps < self.next_at:
+            return
+        from treasure_apps.evaluate import log_win_rates
+
+        module = algo.get_module(MAIN)  # the local env runner's copy, synced after each update
+        learner = functools.partial(RLlibPolicyAgent, module, deterministic=True)
+        minutes = (time.perf_counter() - self.start) / 60
+        config = self.config
+        log_win_rates(
+            self.game,
+            self.options,
+            learner,
+            self.opponents,
+            config.eval_games,
+            config.seed + 1,
+            self.path,
+            steps,
+            minutes,
+            self.progress,
+        )
+        self.next_at = steps + config.eval_every
+
+
 def train(
     game: str | GameSpec,
     out_dir: str | Path,
@@ -349,10 +404,13 @@ def train(
     next_checkpoint = config.checkpoint_every or None
     slot = 0
     rows: list[dict[str, float]] = []
+    curve = _Curve(game, options, config, out, start, progress)
     try:
+        curve.point(algo, 0)
         while True:
             result = algo.train()
             steps = _agent_steps(result)
+            curve.point(algo, steps)
             elapsed = time.perf_counter() - start
             flat: dict[str, float] = {}
             _flatten("", result, flat)
@@ -485,7 +543,14 @@ def load_rllib_policy(game: GameSpec, path: str | Path, deterministic: bool = Tr
 
 # -- command line ----------------------------------------------------------------------------
 def run(args: argparse.Namespace) -> int:
+    from treasure_apps.train import finish, resolve
+
     try:
+        if args.teacher is not None:
+            raise ValueError("--teacher is for the sb3 engine (a warm start of MaskablePPO)")
+        if args.opponents:
+            raise ValueError("--opponents is for the sb3 engine; on RLlib the bot is the game's first")
+        resolve(args)  # --recipe's players, options and minutes; the plain defaults
         game = get_game(args.game)
         options = parse_options(game, args.option, args.players, getattr(args, "game_flags", []))
         config = RLlibTrainConfig(
@@ -500,17 +565,20 @@ def run(args: argparse.Namespace) -> int:
             checkpoint_every=args.checkpoint_every if args.checkpoint_every_given else 0,
             train_batch=args.train_batch,
             iterations=args.iterations,
+            learning_rate=args.learning_rate,
+            entropy_coeff=args.ent_coef,
+            eval_every=args.eval_every,
+            eval_games=args.eval_games,
+            net_arch=list(args.net_arch),
         )
-        if args.opponents:
-            raise ValueError("--opponents is for the sb3 engine; on RLlib the bot is the game's first")
         out = Path(args.out or f"runs/{game.name}_{options['num_players']}p_rllib")
         print(f"training PPO on RLlib, {game.title}, {options['num_players']} players, into {out}/")
         start = time.perf_counter()
         checkpoint = train(game, out, config, progress=not args.no_progress, **options)
         minutes = (time.perf_counter() - start) / 60
-        print(f"{minutes:.1f} min; checkpoint: {checkpoint}")
-        print(f"evaluate: treasure-envs eval {game.name} --checkpoint {checkpoint}")
-        print(f"TensorBoard: tensorboard --logdir {out}")
+        print(f"trained in {minutes:.1f} min; checkpoint: {checkpoint}")
+        learner, _ = load_rllib_policy(game, checkpoint)
+        finish(game, options, learner, out, args.final_games, args.seed, start, not args.no_progress)
     except ValueError as error:
         print(f"treasure-envs: error: {error}", file=sys.stderr)
         return 2
@@ -528,32 +596,40 @@ def extend_train_parser(parser: argparse.ArgumentParser) -> None:
     defaults = RLlibTrainConfig()
     sb3_run = parser.get_default("run")
     group = parser.add_argument_group("RLlib (--engine rllib)")
-    group.add_argument("--engine", choices=["sb3", "rllib"], default="sb3", help="sb3 (default) or rllib")
+    group.add_argument(
+        "--engine",
+        choices=["sb3", "rllib"],
+        default="sb3",
+        help="sb3: MaskablePPO in one process; rllib: PPO on Ray RLlib (default: sb3)",
+    )
     group.add_argument(
         "--num-env-runners",
         type=int,
         default=defaults.num_env_runners,
-        help="RLlib env runner actors (0: sample in the driver)",
+        help=f"RLlib env runner actors (0: sample in the driver; default: {defaults.num_env_runners})",
     )
-    group.add_argument("--address", default=None, help="an existing Ray cluster: auto, host:port, ray://...")
+    group.add_argument(
+        "--address",
+        default=None,
+        help="an existing Ray cluster: auto, host:port, ray://... (default: none, a local one)",
+    )
     group.add_argument(
         "--games-per-env",
         type=int,
         default=defaults.games_per_env,
-        help="games one env steps per call (1: the plain adapter)",
+        help=f"games one env steps per call (1: the plain adapter; default: {defaults.games_per_env})",
     )
-    group.add_argument("--minutes", type=float, default=0.0, help="a wall-time budget (RLlib)")
     group.add_argument(
         "--train-batch",
         type=int,
         default=defaults.train_batch,
-        help=f"agent steps per PPO iteration (default {defaults.train_batch})",
+        help=f"agent steps per PPO iteration (default: {defaults.train_batch})",
     )
     group.add_argument(
         "--iterations",
         type=int,
         default=defaults.iterations,
-        help="stop after this many PPO iterations (default 0: by --steps or --minutes)",
+        help="stop after this many PPO iterations (0: by --steps or --minutes; default: 0)",
     )
     for action in parser._actions:
         if action.dest == "checkpoint_every":

@@ -1,0 +1,189 @@
+"""The warm start by imitation (treasure_apps.imitation), the recipes (treasure_apps.recipes) and
+the train command's budget, teacher and final table."""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from treasure_apps.imitation import collect
+from treasure_apps.recipes import RECIPES, apply_recipe, recipe_command
+from treasure_core.aec import TreasureAECEnv
+from treasure_core.game import rules_options
+from treasure_core.registry import game_names, get_game
+
+README = Path(__file__).resolve().parents[1] / "README.md"
+TEACHER = "mcts:sims=8"
+
+
+def _options(name: str, players: int, reward: str = "score_diff") -> dict:
+    game = get_game(name)
+    return rules_options(game.validate({"num_players": players, "reward": reward}))
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_the_teacher_data_are_the_searchs_visits_from_each_seats_own_view(name):
+    game = get_game(name)
+    players = max(2, game.min_players)
+    options = _options(name, players, "win_loss")
+    data = collect(game, options, TEACHER, 40, seed=3, workers=2)
+    dims = TreasureAECEnv(game, **options)
+    assert len(data) >= 40 and data.games >= 1
+    assert data.observations.shape == (
+        len(data),
+        dims.observation_space(dims.possible_agents[0])["observation"].shape[0],
+    )
+    assert data.masks.dtype == bool and data.masks.any(axis=1).all()
+    assert np.allclose(data.targets.sum(axis=1), 1.0)
+    assert not (data.targets * ~data.masks).any(), "a visit share off the legal actions"
+    # win_loss: each return is ±1 (0 for a cut game) discounted by the decisions after it.
+    assert np.all(np.abs(data.returns) <= 1.0 + 1e-6)
+    # The data depend on the seed alone, not on the threads.
+    again = collect(game, options, TEACHER, 40, seed=3, workers=1)
+    assert np.array_equal(again.observations, data.observations)
+    assert np.array_equal(again.targets, data.targets) and np.array_equal(again.returns, data.returns)
+
+
+def test_the_returns_are_each_seats_final_reward_discounted_by_its_later_decisions():
+    options = _options("nakbe", 2)
+    data = collect(get_game("nakbe"), options, TEACHER, 1, seed=0, workers=1, gamma=0.5)
+    assert data.games == 1
+    finals = []
+    for seat in (0, 1):
+        returns = data.returns[data.seats == seat]
+        assert returns.size >= 2
+        assert np.allclose(returns[:-1], 0.5 * returns[1:]), "not halved decision by decision"
+        finals.append(returns[-1])
+    assert finals[0] != 0 and np.isclose(finals[0], -finals[1])  # score_diff with 2: zero-sum
+
+
+def test_bad_teachers_and_budgets_are_errors():
+    game = get_game("nakbe")
+    options = _options("nakbe", 2)
+    with pytest.raises(ValueError, match="teacher must be the search"):
+        collect(game, options, "bot", 10)
+    with pytest.raises(ValueError, match="positive integer"):
+        collect(game, options, TEACHER, 0)
+    with pytest.raises(ValueError, match="mcts: unknown parameter"):
+        collect(game, options, "mcts:simz=3", 10)
+
+
+@pytest.fixture(scope="module")
+def sb3():
+    pytest.importorskip("torch")
+    pytest.importorskip("sb3_contrib")
+    import treasure_apps.policy as policy
+
+    return policy
+
+
+def test_cloning_fits_the_policy_to_the_teacher(sb3):
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    from treasure_apps.imitation import clone
+
+    torch.manual_seed(0)
+    game = get_game("nakbe")
+    options = _options("nakbe", 2)
+    data = collect(game, options, TEACHER, 400, seed=1, workers=2)
+    env = sb3.TreasureVecEnv(game, 1, opponents="random", seed=0, **options)
+    model = MaskablePPO("MlpPolicy", env, seed=0, device="cpu", n_steps=64, batch_size=64)
+    before = clone(model.policy, data, epochs=0, held_out=0.5)
+    # Fit on all of it (held_out is the share scored): the fit must beat the untrained network.
+    after = clone(model.policy, data, epochs=30, held_out=0.05)
+    assert after["cross_entropy"] < before["cross_entropy"]
+    assert after["value_error"] < before["value_error"]
+    assert after["agreement"] > before["agreement"]
+
+
+def test_every_game_has_a_recipe_in_the_readme():
+    text = README.read_text()
+    assert set(RECIPES) == set(game_names())
+    for name, recipe in RECIPES.items():
+        game = get_game(name)
+        assert game.min_players <= recipe.players <= game.max_players
+        game.validate({"num_players": recipe.players, **recipe.options})
+        for engine in ("sb3", "rllib"):
+            assert recipe_command(name, engine) in text, f"the README lacks {recipe_command(name, engine)}"
+
+
+def test_flags_beside_a_recipe_override_it_and_the_rest_take_the_defaults():
+    args = argparse.Namespace(
+        game="nakbe", recipe=True, players=None, option=["reward=win_loss"], minutes=None
+    )
+    args.teacher = "mcts:sims=9"
+    apply_recipe(args, {"minutes": 0.0, "teacher": "", "eval_games": 200})
+    recipe = RECIPES["nakbe"]
+    assert args.players == recipe.players and args.minutes == recipe.settings["minutes"]
+    assert args.teacher == "mcts:sims=9" and args.eval_games == 200
+    assert args.option[-1] == "reward=win_loss"  # after the recipe's, so it wins
+    plain = argparse.Namespace(game="nakbe", recipe=False, players=None, option=[], minutes=None)
+    apply_recipe(plain, {"minutes": 0.0})
+    assert plain.players is None and plain.minutes == 0.0 and plain.option == []
+    with pytest.raises(ValueError, match="no recipe"):
+        apply_recipe(argparse.Namespace(game="chess", recipe=True), {})
+
+
+def _train(argv: list[str]) -> int:
+    from treasure_apps.cli import build_parser
+
+    args, args.game_flags = build_parser().parse_known_args(argv)
+    return args.run(args)
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_each_recipe_runs_with_a_small_budget_and_ends_with_the_final_table(sb3, name, tmp_path, capsys):
+    """Every setting of the recipe but its budget: the teacher, the network, the options."""
+    out = tmp_path / name
+    given = {"steps": 128, "teacher": TEACHER, "teacher_decisions": 30, "eval_every": 128, "eval_games": 2}
+    given |= {"final_games": 3, "checkpoint_every": 128, "n_envs": 2}
+    argv = ["train", name, "--recipe", "--out", str(out), "--no-progress"]
+    for key, value in given.items():
+        argv += [f"--{'envs' if key == 'n_envs' else key.replace('_', '-')}", str(value)]
+    assert _train(argv) == 0
+    text = capsys.readouterr().out
+    settings = json.loads((out / "run.json").read_text())
+    recipe = RECIPES[name]
+    assert settings["options"]["num_players"] == recipe.players
+    assert all(settings["options"][key] == value for key, value in recipe.options.items())
+    expected = recipe.settings | given
+    assert {key: settings["config"][key] for key in expected} == expected
+    teacher = json.loads((out / "teacher.json").read_text())
+    assert teacher["teacher"] == TEACHER and teacher["samples"] >= 30
+    rows = list(csv.DictReader((out / "final_eval.csv").open()))
+    assert [row["opponent"] for row in rows] == ["random", next(iter(get_game(name).bots))]
+    assert all(row["games"] == "3" for row in rows)
+    assert "final evaluation (3 games per opponent)" in text and "95% CI" in text
+
+
+def test_a_time_budget_ends_training_early(sb3, tmp_path, capsys):
+    out = tmp_path / "budget"
+    argv = ["train", "nakbe", "--players", "2", "--steps", "10000000", "--minutes", "0.05", "--envs", "2"]
+    argv += ["--eval-every", "10000000", "--eval-games", "2", "--final-games", "2", "--out", str(out)]
+    argv += ["--no-progress"]
+    assert _train(argv) == 0
+    steps = [int(row["steps"]) for row in csv.DictReader((out / "eval.csv").open())]
+    assert (out / "final_model.zip").is_file() and 0 < max(steps) < 10_000_000
+
+
+@pytest.mark.parametrize(
+    "flags, message",
+    [
+        (["--teacher", "bot"], "not an mcts spec"),
+        (["--net-arch", "0,3"], "net_arch"),
+        (["--minutes", "-1"], "minutes"),
+        (["--final-games", "0"], "final_games"),
+        (["--engine", "rllib", "--teacher", "mcts"], "sb3 engine"),
+    ],
+)
+def test_bad_train_flags_are_errors_that_write_nothing(sb3, flags, message, tmp_path, capsys):
+    out = tmp_path / "bad"
+    assert _train(["train", "nakbe", "--out", str(out), *flags]) == 2
+    assert message in capsys.readouterr().err
+    assert not out.exists()

@@ -1,0 +1,120 @@
+"""A learning recipe per game: the players, game options and training settings that
+`treasure-envs train GAME --recipe` uses, each measured on the 2-core machine to finish within
+30 minutes, its final evaluation included (the README's Results table).
+
+A flag given beside --recipe overrides the recipe's value for it; an option the recipe does not
+set takes train's default. A recipe's settings are TrainConfig fields (treasure_apps.train),
+plus `players` and the game `options`; the RLlib engine uses its players, options and minutes.
+"""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Recipe:
+    players: int
+    options: dict[str, Any]
+    settings: dict[str, Any] = field(default_factory=dict)
+    why: str = ""
+
+
+# Levers (docs/training.md, "Recipes"): score_diff rewards (denser than win/loss); a warm start
+# by cloning the search bot (`teacher`); the search among the fixed opponents where its cost
+# per decision leaves room for enough PPO steps; a wider network for the cloned policy.
+RECIPES: dict[str, Recipe] = {
+    "nakbe": Recipe(
+        players=2,
+        options={"reward": "score_diff"},
+        settings={
+            "minutes": 25.0,
+            "steps": 2_000_000,
+            "teacher": "mcts:sims=200",
+            "teacher_decisions": 60_000,
+            "net_arch": [256, 256],
+            "learning_rate": 1e-4,
+            "ent_coef": 0.003,
+            "eval_every": 100_000,
+        },
+        why="move_preview in the observation; the search as teacher",
+    ),
+    "karuba": Recipe(
+        players=2,
+        options={"reward": "score_diff"},
+        settings={
+            "minutes": 25.0,
+            "teacher": "mcts:sims=200",
+            "teacher_decisions": 40_000,
+            "net_arch": [256, 256],
+        },
+    ),
+    "pharaoh": Recipe(
+        players=2,
+        options={"reward": "score_diff"},
+        settings={
+            "minutes": 25.0,
+            "teacher": "mcts:sims=200",
+            "teacher_decisions": 60_000,
+            "net_arch": [256, 256],
+        },
+    ),
+    "tomb": Recipe(
+        players=3,
+        options={"reward": "score_diff"},
+        settings={
+            "minutes": 25.0,
+            "teacher": "mcts:sims=200",
+            "teacher_decisions": 40_000,
+            "net_arch": [256, 256],
+        },
+    ),
+    "nakum": Recipe(
+        players=2,
+        options={"reward": "score_diff"},
+        settings={
+            "minutes": 25.0,
+            "teacher": "mcts:sims=200",
+            "teacher_decisions": 40_000,
+            "net_arch": [256, 256],
+        },
+    ),
+}
+# Nakum's solo game against Chaak'Bot is its own row: `--recipe nakum --players 1`.
+SOLO_SETTINGS: dict[str, dict[str, Any]] = {"nakum": {}}
+
+
+def recipe_for(game: str) -> Recipe:
+    if game not in RECIPES:
+        raise ValueError(f"no recipe for {game!r}; recipes: {', '.join(RECIPES)}")
+    return RECIPES[game]
+
+
+def recipe_command(game: str, engine: str = "sb3") -> str:
+    """The README's one command for a game's recipe."""
+    if engine == "sb3":
+        return f"treasure-envs train {game} --recipe --out runs/{game}_recipe"
+    return f"treasure-envs train {game} --recipe --engine {engine} --out runs/{game}_recipe_{engine}"
+
+
+def apply_recipe(args: argparse.Namespace, defaults: dict[str, Any]) -> None:
+    """Fill the train flags left unset (None): from the game's recipe with --recipe, then from
+    `defaults` (name -> value). Recipe options come before the user's own --option pairs, so
+    those win."""
+    recipe = recipe_for(args.game) if getattr(args, "recipe", False) else None
+    if recipe is not None:
+        if args.players is None:
+            args.players = recipe.players
+        pairs = [f"{name}={value}" for name, value in recipe.options.items()]
+        args.option = pairs + list(args.option)
+        settings = dict(recipe.settings)
+        if args.players == 1:
+            settings.update(SOLO_SETTINGS.get(args.game, {}))
+        for name, value in settings.items():
+            if getattr(args, name, None) is None:
+                setattr(args, name, value)
+    for name, value in defaults.items():
+        if getattr(args, name, None) is None:
+            setattr(args, name, value)
