@@ -171,3 +171,15 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if "long" in item.keywords:
             item.add_marker(skip)
+
+
+@pytest.fixture(scope="session")
+def baselines():
+    """benchmarks/baselines.py (the README's Results table), a script rather than a package."""
+    import importlib.util
+
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "baselines.py"
+    spec = importlib.util.spec_from_file_location("baselines", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module

@@ -7,6 +7,7 @@ it has its run below."""
 from __future__ import annotations
 
 import builtins
+import csv
 import subprocess
 import sys
 from pathlib import Path
@@ -87,19 +88,25 @@ def test_eval(sb3_checkpoint: Path, capsys: pytest.CaptureFixture) -> None:
 # clone, 2026-12-06); the default suite trains on the two-node cluster in tests/test_rllib.py.
 @pytest.mark.long
 @pytest.mark.xdist_group("ray")  # with tests/test_rllib.py under pytest-xdist: one Ray at a time
-def test_train_rllib(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+def test_train_rllib(tmp_path: Path, capsys: pytest.CaptureFixture, baselines) -> None:
     """The README's RLlib command with every default (train batch, minibatch, games per env,
     env runners), for one PPO iteration: it once failed at once on minibatch > batch."""
     pytest.importorskip("ray")
     import ray
 
     argv = ["train", "nakbe", "--engine", "rllib", "--players", "2", "--option", "reward=score_diff"]
+    out = tmp_path / "nakbe_recipe_rllib"  # where benchmarks/baselines.py looks
     try:
-        assert cli.main([*argv, "--iterations", "1", "--out", str(tmp_path), "--no-progress"]) == 0
+        assert cli.main([*argv, "--iterations", "1", "--out", str(out), "--no-progress"]) == 0
     finally:
         ray.shutdown()
-    assert "checkpoint" in capsys.readouterr().out
-    assert (tmp_path / "checkpoint").is_dir()
+    text = capsys.readouterr().out
+    assert "checkpoint" in text and (out / "checkpoint").is_dir()
+    # It ends with the final table, 1000 games a row by default, and a point of the curve at 0.
+    assert "final evaluation (1000 games per opponent)" in text
+    assert [row["games"] for row in csv.DictReader((out / "final_eval.csv").open())] == ["1000", "1000"]
+    assert "0" in {row["steps"] for row in csv.DictReader((out / "eval.csv").open())}
+    assert "| Treasures of Nakbe | 2 | RLlib PPO |" in baselines.table(tmp_path)[0]
 
 
 def test_rllib_batch_sizes_are_consistent() -> None:

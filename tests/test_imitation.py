@@ -138,9 +138,11 @@ def _train(argv: list[str]) -> int:
 
 
 @pytest.mark.parametrize("name", game_names())
-def test_each_recipe_runs_with_a_small_budget_and_ends_with_the_final_table(sb3, name, tmp_path, capsys):
+def test_each_recipe_runs_with_a_small_budget_and_ends_with_the_final_table(
+    sb3, name, tmp_path, capsys, baselines
+):
     """Every setting of the recipe but its budget: the teacher, the network, the options."""
-    out = tmp_path / name
+    out = tmp_path / f"{name}_recipe"  # where benchmarks/baselines.py looks
     given = {"steps": 128, "teacher": TEACHER, "teacher_decisions": 30, "eval_every": 128, "eval_games": 2}
     given |= {"final_games": 3, "checkpoint_every": 128, "n_envs": 2}
     argv = ["train", name, "--recipe", "--out", str(out), "--no-progress"]
@@ -160,6 +162,11 @@ def test_each_recipe_runs_with_a_small_budget_and_ends_with_the_final_table(sb3,
     assert [row["opponent"] for row in rows] == ["random", next(iter(get_game(name).bots))]
     assert all(row["games"] == "3" for row in rows)
     assert "final evaluation (3 games per opponent)" in text and "95% CI" in text
+    # The README's Results row and the learning curve, from this folder.
+    markdown, runs = baselines.table(tmp_path)
+    title = get_game(name).title
+    assert markdown.count(f"| {title} | {recipe.players} | MaskablePPO |") == 1, markdown
+    assert baselines.draw(name, runs, tmp_path).read_bytes()[:4] == b"\x89PNG"
 
 
 def test_a_time_budget_ends_training_early(sb3, tmp_path, capsys):
