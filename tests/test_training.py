@@ -431,3 +431,54 @@ def test_eval_in_solo_reports_one_rate_against_the_in_kernel_opponent(capsys):
     assert _run(evaluate.add_subcommand, argv) == 0
     text = capsys.readouterr().out
     assert "solo" in text and "in-kernel" in text and text.count("[") == 1, text
+
+
+# Sampled moves in every game (an untrained argmax policy may loop until the guard cuts a game,
+# which takes minutes one decision at a time); argmax in Nakbe, whose games always end.
+# Pharaoh's near-random games run to thousands of decisions: 3 minutes, in the long tier.
+SIDE_BY_SIDE = [
+    pytest.param(name, False, marks=[pytest.mark.long] if name == "pharaoh" else []) for name in GAME_NAMES
+]
+
+
+@pytest.mark.parametrize("name, deterministic", [*SIDE_BY_SIDE, ("nakbe", True)])
+def test_a_policy_plays_the_same_games_side_by_side_as_one_by_one(sb3, name, deterministic):
+    """evaluate._series batches a network's decisions over games in flight; wrapped so that it
+    cannot batch, the same agents play the same games one at a time."""
+    from sb3_contrib import MaskablePPO
+
+    from treasure_apps import evaluate
+
+    game = get_game(name)
+    players = max(game.min_players, 2)
+    options = {"num_players": players}
+    env = sb3.TreasureVecEnv(game, 1, opponents="random", seed=0, **options)
+    policy = MaskablePPO("MlpPolicy", env, seed=0, device="cpu", n_steps=64, batch_size=64).policy.eval()
+
+    class OneByOne(Agent):
+        def __init__(self, inner: Agent):
+            self.inner = inner
+
+        def act(self, aec, agent):
+            return self.inner.act(aec, agent)
+
+    def seating(wrap):
+        def seats(g, n):
+            def learner(seed):
+                agent = sb3.PolicyAgent(policy, seed, deterministic=deterministic)
+                return OneByOne(agent) if wrap else agent
+
+            return [learner if p == g % n else RandomAgent for p in range(n)]
+
+        return seats
+
+    side_by_side = list(evaluate._series(game, rules_options_of(game, options), seating(False), 6, seed=4))
+    one_by_one = list(evaluate._series(game, rules_options_of(game, options), seating(True), 6, seed=4))
+    assert [g for g, _, _ in side_by_side] == list(range(6))
+    assert side_by_side == one_by_one
+
+
+def rules_options_of(game, options):
+    from treasure_core.game import rules_options
+
+    return rules_options(game.validate(options))

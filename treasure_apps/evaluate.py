@@ -6,7 +6,7 @@ MaskablePPO checkpoint (.zip). Checkpoints need the `train` extra; the rest does
 
     treasure-envs eval nakbe --checkpoint runs/nakbe/final_model.zip --games 1000
     treasure-envs eval nakbe --round-robin random,bot,runs/nakbe/final_model.zip
-    treasure-envs eval nakbe --curve runs/nakbe --out docs/img/nakbe_learning_curve.png
+    treasure-envs eval nakbe --curve runs/nakbe --out runs/nakbe/curve.png
 """
 
 from __future__ import annotations
@@ -24,9 +24,10 @@ from treasure_apps.arguments import add_game_arguments, parse_options, split_age
 from treasure_apps.progress import Counter
 from treasure_apps.replay import Recorder, RecordingAgent
 from treasure_apps.stats import WinRate
-from treasure_core.aec import TreasureAECEnv
+from treasure_core.aec import TreasureAECEnv, agent_name
 from treasure_core.agents import Agent, AgentFactory, agent_factory, play_game
 from treasure_core.game import GameSpec, rules_options
+from treasure_core.header import CURRENT_PLAYER
 from treasure_core.registry import get_game
 
 EVAL_FILE = "eval.csv"
@@ -41,6 +42,15 @@ def _winners(info: dict[str, Any], game: GameSpec) -> list[bool]:
     return list(info["winner"])
 
 
+BATCH_GAMES = 32  # games in flight when a policy network plays: one forward pass serves them all
+
+
+def _batchable(agent: Agent) -> bool:
+    """A policy network's agent (treasure_apps.policy.PolicyAgent): it may decide for many games
+    in one forward pass (`probabilities`, then its own `choose`)."""
+    return hasattr(agent, "probabilities") and hasattr(agent, "choose") and hasattr(agent, "policy")
+
+
 def _series(
     game: GameSpec,
     options: dict[str, Any],
@@ -51,25 +61,85 @@ def _series(
     recorder: Recorder | None = None,
 ) -> Iterator[tuple[int, list[bool], bool]]:
     """Play n_games, game g with the agents seating(g, num_players) makes; yield (g, winners,
-    whether the guard cut it: then no one won). Game g's seeds depend only on (seed, g), so two
-    series with the same seed deal alike. A counter counts the games played; a recorder
-    writes each game as a replay file."""
+    whether the guard cut it: then no one won) in game order. Game g's seeds depend only on
+    (seed, g), so two series with the same seed deal alike. A counter counts the games played;
+    a recorder writes each game as a replay file. When a policy network plays (and nothing is
+    recorded), BATCH_GAMES games are played side by side and its decisions in all of them made
+    in one forward pass: the same games, each agent seeing only its own game."""
     if n_games < 1:
         raise ValueError(f"the number of games must be at least 1; got {n_games}")
-    aec = TreasureAECEnv(game, **options)
-    n = aec.num_players
-    for g in range(n_games):
+    n = TreasureAECEnv(game, **options).num_players
+
+    def deal(g: int) -> tuple[list[Agent], int]:
         base = (seed * 1_000_003 + g) * (n + 1)
-        agents = [factory(base + p) for p, factory in enumerate(seating(g, n))]
+        return [factory(base + p) for p, factory in enumerate(seating(g, n))], base + n
+
+    if recorder is None and any(_batchable(agent) for agent in deal(0)[0]):
+        yield from _side_by_side(game, options, deal, n_games, counter)
+        return
+    aec = TreasureAECEnv(game, **options)
+    for g in range(n_games):
+        agents, game_seed = deal(g)
         actions: list[int] = []
         if recorder is not None:
             agents = [RecordingAgent(agent, actions) for agent in agents]
-        winners = _winners(play_game(aec, agents, base + n), game)
+        winners = _winners(play_game(aec, agents, game_seed), game)
         if recorder is not None:
-            recorder.write(base + n, actions, [agent.name for agent in agents], aec)
+            recorder.write(game_seed, actions, [agent.name for agent in agents], aec)
         if counter is not None:
             counter.advance()
         yield g, winners, aec.is_truncated()
+
+
+def _side_by_side(
+    game: GameSpec,
+    options: dict[str, Any],
+    deal: Callable[[int], tuple[list[Agent], int]],
+    n_games: int,
+    counter: Counter | None,
+) -> Iterator[tuple[int, list[bool], bool]]:
+    """_series with up to BATCH_GAMES games in flight: each game runs until a policy network is
+    to move (other agents move at once), then every network decides for all its waiting games
+    in one batch. Results come back in game order."""
+    idle = [TreasureAECEnv(game, **options) for _ in range(min(BATCH_GAMES, n_games))]
+    playing: list[tuple[int, TreasureAECEnv, list[Agent]]] = []
+    done: dict[int, tuple[list[bool], bool]] = {}
+    next_game = next_out = 0
+    while next_out < n_games:
+        while idle and next_game < n_games:
+            aec = idle.pop()
+            agents, game_seed = deal(next_game)
+            aec.reset(seed=game_seed)
+            playing.append((next_game, aec, agents))
+            next_game += 1
+        waiting: dict[int, list[tuple[TreasureAECEnv, Agent, str]]] = {}
+        for g, aec, agents in list(playing):
+            state = aec._state
+            while not aec.is_over():
+                seat = int(state[CURRENT_PLAYER])
+                agent, name = agents[seat], agent_name(seat)
+                if _batchable(agent):
+                    waiting.setdefault(id(agent.policy), []).append((aec, agent, name))
+                    break
+                aec.step(agent.act(aec, name))
+            else:
+                done[g] = (
+                    _winners(game.final_info(state, truncated=aec.is_truncated()), game),
+                    aec.is_truncated(),
+                )
+                playing.remove((g, aec, agents))
+                idle.append(aec)
+                if counter is not None:
+                    counter.advance()
+        for batch in waiting.values():
+            observations = np.stack([aec.features(name) for aec, _, name in batch])
+            masks = np.stack([aec.action_mask(name) for aec, _, name in batch])
+            probabilities = batch[0][1].probabilities(observations, masks)
+            for (aec, agent, _), row in zip(batch, probabilities, strict=True):
+                aec.step(agent.choose(row))
+        while next_out in done:
+            yield next_out, *done.pop(next_out)
+            next_out += 1
 
 
 def win_rate(
