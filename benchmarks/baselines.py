@@ -126,7 +126,7 @@ def draw(name: str, runs: dict[str, dict[str, Any]], out: Path) -> Path | None:
     axes.set_ylim(0, 1)
     axes.grid(alpha=0.3)
     axes.legend(loc="best", fontsize=8)
-    axes.set_title(f"{get_game(name).title}, {players} players: its recipe on both engines")
+    axes.set_title(f"{get_game(name).title}, {players} players: its recipe")
     figure.tight_layout()
     path = out / f"{name}_learning_curve.png"
     figure.savefig(path)

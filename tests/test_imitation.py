@@ -194,3 +194,26 @@ def test_bad_train_flags_are_errors_that_write_nothing(sb3, flags, message, tmp_
     assert _train(["train", "nakbe", "--out", str(out), *flags]) == 2
     assert message in capsys.readouterr().err
     assert not out.exists()
+
+
+def test_a_recipe_on_rllib_takes_its_game_settings_and_rllibs_own_ppo_settings(monkeypatch, tmp_path):
+    pytest.importorskip("torch")
+    from treasure_apps import rllib_train
+
+    seen = {}
+
+    def fake_train(game, out, config, progress=True, **options):
+        seen.update(config=config, options=options)
+        raise ValueError("stop here")  # no cluster: the settings are what is checked
+
+    monkeypatch.setattr(rllib_train, "train", fake_train)
+    assert _train(["train", "tomb", "--recipe", "--engine", "rllib", "--out", str(tmp_path / "r")]) == 2
+    recipe, defaults = RECIPES["tomb"], rllib_train.RLlibTrainConfig()
+    config = seen["config"]
+    assert seen["options"]["num_players"] == recipe.players and seen["options"]["reward"] == "score_diff"
+    assert config.minutes == recipe.settings["minutes"] and config.bot_share == recipe.settings["fixed_share"]
+    assert config.eval_every == recipe.settings["eval_every"]
+    assert (config.learning_rate, config.entropy_coeff) == (defaults.learning_rate, defaults.entropy_coeff)
+    assert config.net_arch == defaults.net_arch
+    assert _train(["train", "tomb", "--recipe", "--engine", "rllib", "--learning-rate", "0.001"]) == 2
+    assert seen["config"].learning_rate == 0.001

@@ -550,7 +550,14 @@ def run(args: argparse.Namespace) -> int:
             raise ValueError("--teacher is for the sb3 engine (a warm start of MaskablePPO)")
         if args.opponents:
             raise ValueError("--opponents is for the sb3 engine; on RLlib the bot is the game's first")
-        resolve(args)  # --recipe's players, options and minutes; the plain defaults
+        # PPO's own settings: as given, else RLlib's defaults (a recipe's are for a cloned start).
+        defaults = RLlibTrainConfig()
+        ppo = {
+            "learning_rate": defaults.learning_rate if args.learning_rate is None else args.learning_rate,
+            "entropy_coeff": defaults.entropy_coeff if args.ent_coef is None else args.ent_coef,
+            "net_arch": list(defaults.net_arch if args.net_arch is None else args.net_arch),
+        }
+        resolve(args)  # --recipe's players, options, budget and curve; the plain defaults
         game = get_game(args.game)
         options = parse_options(game, args.option, args.players, getattr(args, "game_flags", []))
         config = RLlibTrainConfig(
@@ -565,14 +572,13 @@ def run(args: argparse.Namespace) -> int:
             checkpoint_every=args.checkpoint_every if args.checkpoint_every_given else 0,
             train_batch=args.train_batch,
             iterations=args.iterations,
-            learning_rate=args.learning_rate,
-            entropy_coeff=args.ent_coef,
             eval_every=args.eval_every,
             eval_games=args.eval_games,
-            net_arch=list(args.net_arch),
+            **ppo,
         )
         out = Path(args.out or f"runs/{game.name}_{options['num_players']}p_rllib")
-        print(f"training PPO on RLlib, {game.title}, {options['num_players']} players, into {out}/")
+        recipe = " (its recipe)" if args.recipe else ""
+        print(f"training PPO on RLlib, {game.title}{recipe}, {options['num_players']} players, into {out}/")
         start = time.perf_counter()
         checkpoint = train(game, out, config, progress=not args.no_progress, **options)
         minutes = (time.perf_counter() - start) / 60
