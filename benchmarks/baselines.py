@@ -24,6 +24,7 @@ from treasure_apps.recipes import RECIPES
 from treasure_core.registry import get_game
 
 ENGINES = {"sb3": ("", "MaskablePPO"), "rllib": ("_rllib", "RLlib PPO")}
+COLOURS = {"sb3": "tab:blue", "rllib": "tab:red"}
 
 
 def _rows(path: Path) -> list[dict[str, str]]:
@@ -110,15 +111,10 @@ def draw(name: str, runs: dict[str, dict[str, Any]], out: Path) -> Path | None:
                 continue
             rows = [row for row in run["curve"] if row["opponent"] == opponent]
             minutes = [run["offset"] * (engine.startswith("sb3")) + float(row["minutes"]) for row in rows]
-            style = "-" if opponent == "bot" else ":"
-            axes.plot(
-                minutes,
-                [float(row["win_rate"]) for row in rows],
-                style,
-                marker="o",
-                ms=3,
-                label=f"{ENGINES.get(engine.split()[0], ('', engine))[1]} vs {opponent}",
-            )
+            style = "-" if opponent == "bot" else ":"  # one colour per engine, a line per opponent
+            label = f"{ENGINES.get(engine.split()[0], ('', engine))[1]} vs {opponent}"
+            wins = [float(row["win_rate"]) for row in rows]
+            axes.plot(minutes, wins, style, marker="o", ms=3, color=COLOURS[engine.split()[0]], label=label)
     players = next(iter(mine.values()))["players"]
     axes.axhline(1 / players, color="grey", ls="--", lw=1, label=f"1/{players} (an equal player)")
     axes.set_xlabel("wall-time minutes (sb3: after its teacher's games and cloning)")
