@@ -161,7 +161,7 @@ def test_each_recipe_runs_with_a_small_budget_and_ends_with_the_final_table(
     rows = list(csv.DictReader((out / "final_eval.csv").open()))
     assert [row["opponent"] for row in rows] == ["random", next(iter(get_game(name).bots))]
     assert all(row["games"] == "3" for row in rows)
-    assert "final evaluation (3 games per opponent)" in text and "95% CI" in text
+    assert "final evaluation (3 games per opponent)" in text and "95% interval" in text
     # The README's Results row and the learning curve, from this folder.
     markdown, runs = baselines.table(tmp_path)
     title = get_game(name).title

@@ -294,7 +294,7 @@ def round_robin(
 
 def policy_factory(game: GameSpec, name: str, deterministic: bool = True) -> tuple[AgentFactory, dict]:
     """A policy name -> (a factory seed -> Agent, the run settings of a checkpoint or {})."""
-    from treasure_apps.rllib_train import is_rllib_checkpoint, load_rllib_policy
+    from treasure_apps.rllib_policy import is_rllib_checkpoint, load_rllib_policy
 
     if is_rllib_checkpoint(name):  # a folder Algorithm.save_to_path wrote (treasure_apps.rllib_train)
         return load_rllib_policy(game, name, deterministic=deterministic)
@@ -417,12 +417,18 @@ def _print_win_rates(
         result = win_rate(game, options, player, opponent, args.games, args.seed, progress, label, recorder)
         results.append((name, result))
     print(title)
-    print(f"{'opponent':<12}{'win rate':>10}{'95% interval':>20}{'truncated':>11}")
-    for name, result in results:
-        low, high = result.interval
-        print(f"{name:<12}{result.rate:>10.3f}{f'[{low:.3f}, {high:.3f}]':>20}{result.truncated:>11}")
+    print(win_rate_table(results))
     print(note)
     sys.stdout.flush()  # before the next series' progress on stderr
+
+
+def win_rate_table(results: list[tuple[str, WinRate]]) -> str:
+    """Win rates against named opponents, one row each: rate, 95% interval, games cut."""
+    lines = [f"{'opponent':<12}{'win rate':>10}{'95% interval':>20}{'truncated':>11}"]
+    for name, result in results:
+        low, high = result.interval
+        lines.append(f"{name:<12}{result.rate:>10.3f}{f'[{low:.3f}, {high:.3f}]':>20}{result.truncated:>11}")
+    return "\n".join(lines)
 
 
 def _print_round_robin(game: GameSpec, options: dict[str, Any], args: argparse.Namespace) -> None:

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from treasure_apps.arguments import add_game_arguments, parse_options, split_agents
-from treasure_apps.evaluate import EVAL_FILE, TRAIN_EXTRA_HINT, learning_curve, win_rate
+from treasure_apps.evaluate import EVAL_FILE, TRAIN_EXTRA_HINT, learning_curve, win_rate, win_rate_table
 from treasure_apps.progress import PlainProgress, is_terminal
 from treasure_apps.recipes import RECIPES, apply_recipe
 from treasure_apps.stats import WinRate
@@ -279,15 +279,8 @@ def finish(
 
 
 def final_table(results: list[tuple[str, WinRate]], n_players: int) -> str:
-    lines = [f"{'opponent':<12}{'win rate':>10}{'95% CI':>18}{'games':>8}{'truncated':>11}"]
-    for name, result in results:
-        low, high = result.interval
-        lines.append(
-            f"{name:<12}{result.rate:>10.3f}{f'[{low:.3f}, {high:.3f}]':>18}"
-            f"{result.games:>8}{result.truncated:>11}"
-        )
-    lines.append(f"(argmax moves, seat rotated; an equal player wins 1/{n_players}, a cut game no one's)")
-    return "\n".join(lines)
+    note = f"(argmax moves, seat rotated; an equal player wins 1/{n_players}, a game the guard cut no one's)"
+    return f"{win_rate_table(results)}\n{note}"
 
 
 def write_final(out: Path, results: list[tuple[str, WinRate]]) -> Path:
