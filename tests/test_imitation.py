@@ -19,6 +19,9 @@ from treasure_core.registry import game_names, get_game
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 TEACHER = "mcts:sims=8"
+# Pharaoh's games run to thousands of decisions (a teacher's whole game; an untrained argmax
+# policy's games until the guard cuts them): its cases take minutes, in the long tier.
+GAMES = [pytest.param(name, marks=[pytest.mark.long] if name == "pharaoh" else []) for name in game_names()]
 
 
 def _options(name: str, players: int, reward: str = "score_diff") -> dict:
@@ -26,7 +29,7 @@ def _options(name: str, players: int, reward: str = "score_diff") -> dict:
     return rules_options(game.validate({"num_players": players, "reward": reward}))
 
 
-@pytest.mark.parametrize("name", game_names())
+@pytest.mark.parametrize("name", GAMES)
 def test_the_teacher_data_are_the_searchs_visits_from_each_seats_own_view(name):
     game = get_game(name)
     players = max(2, game.min_players)
@@ -137,7 +140,7 @@ def _train(argv: list[str]) -> int:
     return args.run(args)
 
 
-@pytest.mark.parametrize("name", game_names())
+@pytest.mark.parametrize("name", GAMES)
 def test_each_recipe_runs_with_a_small_budget_and_ends_with_the_final_table(
     sb3, name, tmp_path, capsys, baselines
 ):
