@@ -220,3 +220,15 @@ def test_a_recipe_on_rllib_takes_its_game_settings_and_rllibs_own_ppo_settings(m
     assert config.net_arch == defaults.net_arch
     assert _train(["train", "tomb", "--recipe", "--engine", "rllib", "--learning-rate", "0.001"]) == 2
     assert seen["config"].learning_rate == 0.001
+
+
+@pytest.mark.long
+def test_the_teacher_at_its_default_count_of_decisions(sb3, tmp_path, capsys):
+    """--teacher with the default --teacher-decisions (40,000), the search at one simulation."""
+    out = tmp_path / "default_teacher"
+    argv = ["train", "nakbe", "--players", "2", "--teacher", "mcts:sims=1", "--steps", "128", "--envs", "2"]
+    argv += ["--eval-every", "128", "--eval-games", "2", "--final-games", "2", "--out", str(out)]
+    argv += ["--no-progress"]
+    assert _train(argv) == 0
+    teacher = json.loads((out / "teacher.json").read_text())
+    assert 40_000 <= teacher["samples"] < 40_500 and teacher["teacher"] == "mcts:sims=1"
