@@ -15,10 +15,11 @@ import numpy as np
 import pytest
 
 from karuba_env import GAME, batch, data, kernels, observe, render
-from karuba_env.bots import KarubaBot, heuristic_action, new_scratch, single_bit_index, temple_distance
+from karuba_env.bots import KarubaBot, heuristic_action
 from karuba_env.data import COLS, NUM_TILES, TILE_EXIT_COUNT, TILE_EXITS, TILE_ITEM
 from karuba_env.env import EXAMPLE_LAYOUT_TEXT, parse_layout
 from karuba_env.invariants import check_invariants
+from karuba_env.kernels import new_scratch, temple_distance
 from karuba_env.state import (
     ADVENTURER_BEACH,
     ADVENTURER_POS,
@@ -680,19 +681,81 @@ def test_bot_plays_from_public_information():
     assert heuristic_action(state, 1) == heuristic_action(twin, 1)
 
 
-def test_bot_distance_helpers():
-    # The field of a one-bit set, for every bit temple_distance's bit sets can hold.
-    for bit in range(63):
-        assert single_bit_index(np.int64(1) << np.int64(bit)) == bit
-    # temple_distance overwrites its scratch arrays: stale contents change nothing.
-    state = build(current=NES, islands={0: ROW_3}, adventurers={0: {BROWN: (3, 1)}}, num_players=2)
+def reference_distance(
+    tiles: np.ndarray, positions: np.ndarray, colour: int, beach: int, temple: int
+) -> float:
+    """temple_distance as docs/games/karuba.md (Bots) words it, by a plain Dijkstra: a step
+    along connected paths costs 1 onto a laid tile, 4 onto a free field (open every way), 2
+    more onto a field of another adventurer; from the beach onto the field beside it (a laid
+    tile must face the beach); into the temple from the field beside it, one step; capped at 30."""
+    import heapq
+
+    def opens(cell: int, side: int) -> bool:
+        return tiles[cell] == 0 or bool(TILE_EXITS[tiles[cell]] & side)
+
+    others = {int(p) for c, p in enumerate(positions) if c != colour and p >= 0}
+    position = int(positions[colour])
+    if position == ON_BEACH:
+        start = int(data.BEACH_CELL[beach])
+        if not opens(start, data.BEACH_SIDE[beach]):
+            return 30.0
+        queue = [(1 if tiles[start] else 4, start)]
+    else:
+        queue = [(0, position)]
+    door, door_side = int(data.JUNGLE_CELL[temple]), data.JUNGLE_SIDE[temple]
+    done: set[int] = set()
+    while queue:
+        cost, cell = heapq.heappop(queue)
+        if cell in done:
+            continue
+        done.add(cell)
+        if cell == door and opens(cell, door_side):
+            return float(min(cost + 1, 30))
+        for way in range(4):
+            nxt = int(data.NEIGHBOUR[cell, way])
+            if nxt >= 0 and opens(cell, data.DIRECTIONS[way]) and opens(nxt, data.OPPOSITE[way]):
+                step = (1 if tiles[nxt] else 4) + (2 if nxt in others else 0)
+                heapq.heappush(queue, (cost + step, nxt))
+    return 30.0
+
+
+def test_temple_distance_is_the_cheapest_way_its_costs_describe():
+    # Brown on row 3's laid crystal tile (3, 5) walks (3, 6) and into jungle 9: 2 steps; from
+    # (3, 1) 6; blocked by yellow on (3, 4): 2 more.
+    state = build(current=NES, islands={0: ROW_3}, adventurers={0: {BROWN: (3, 5)}}, num_players=2)
     tiles = state[CELL_TILE : CELL_TILE + data.NUM_CELLS].copy()
     positions = state[ADVENTURER_POS : ADVENTURER_POS + data.NUM_COLOURS].copy()
-    args = (tiles, positions, BROWN, state[ADVENTURER_BEACH + BROWN] - 1, state[TEMPLE_JUNGLE + BROWN] - 1)
-    fresh_distance = temple_distance(*args, *new_scratch())
-    buckets, dist = new_scratch()
-    buckets[:], dist[:] = -1, 0
-    assert temple_distance(*args, buckets, dist) == fresh_distance < 30
+    beach, temple = state[ADVENTURER_BEACH + BROWN] - 1, state[TEMPLE_JUNGLE + BROWN] - 1
+    assert temple_distance(tiles, positions, BROWN, beach, temple, new_scratch()) == 2
+    positions[BROWN] = cell(3, 1)
+    assert temple_distance(tiles, positions, BROWN, beach, temple, new_scratch()) == 6
+    positions[YELLOW] = cell(3, 4)
+    assert temple_distance(tiles, positions, BROWN, beach, temple, new_scratch()) == 8
+    # From the beach: onto (3, 1) facing it, 1 step, then 6; a free field there costs 4.
+    positions[:] = ON_BEACH
+    assert temple_distance(tiles, positions, BROWN, beach, temple, new_scratch()) == 7
+    # Walled in: a north-south tile at the beach turns its back on it.
+    tiles[cell(3, 1)] = NS
+    assert temple_distance(tiles, positions, BROWN, beach, temple, new_scratch()) == 30
+    # It overwrites its scratch array: stale contents change nothing.
+    tiles[cell(3, 1)] = EW
+    stale = np.full(31, -1, np.int64)
+    assert temple_distance(tiles, positions, BROWN, beach, temple, stale) == 7
+    # Every adventurer of random islands (random tiles, some adventurers on them): the plain
+    # Dijkstra of its costs.
+    rng = np.random.default_rng(7)
+    for _ in range(300):
+        tiles = np.where(rng.random(data.NUM_CELLS) < rng.random(), rng.integers(1, 37, data.NUM_CELLS), 0)
+        tiles = tiles.astype(np.int32)
+        laid = np.flatnonzero(tiles)
+        positions = np.full(data.NUM_COLOURS, ON_BEACH, np.int32)
+        spots = rng.permutation(laid)[: rng.integers(0, min(4, len(laid)) + 1)]
+        positions[: len(spots)] = spots
+        layout = np.array(data.EXAMPLE_LAYOUT) - 1
+        for colour in range(data.NUM_COLOURS):
+            beach, temple = layout[colour]
+            expected = reference_distance(tiles, positions, colour, beach, temple)
+            assert temple_distance(tiles, positions, colour, beach, temple, new_scratch()) == expected
 
 
 def test_describe_and_render():
