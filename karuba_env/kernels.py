@@ -419,36 +419,41 @@ assert (1, 1 + _BLOCKED, _EMPTY, _EMPTY + _BLOCKED) == (1, 3, 4, 6)
 
 
 @njit(cache=True, inline="always")
-def spread(paths, blocked, reached, stop, limit):
+def spread(paths, blocked, reached, stop, limit, extra=0, fields_in=ALL_FIELDS):
     """A shortest-path search over the 30 fields, all of them at once: reached[d] is the bit set
     of the fields first reached at cost d (the caller seeds it, and clears the rest). A step
     follows the paths (island_paths) and costs field_cost of the field it enters, so a field
-    of cost w is first reached at d when a neighbour was at d - w. Stops at the cost where the
-    field `stop` is reached (returned; FAR if never), or at `limit`, or once nothing is left to
-    reach (the later reached[] stay clear)."""
+    of cost w is first reached at d when a neighbour was at d - w. Returns the cost at which
+    the field `stop` is reached (FAR if never), and goes on `extra` costs past it (at most to
+    `limit`, and no further than anything is left to reach; the later reached[] stay clear).
+    `fields_in`: the bits that stand for fields (two_lanes: two searches in one)."""
     laid = paths[0]
     costs_1 = laid & ~blocked
     costs_3 = laid & blocked
-    costs_4 = ~laid & ~blocked & ALL_FIELDS
-    costs_6 = ~laid & blocked & ALL_FIELDS  # an adventurer on a free field: no state has one
+    costs_4 = ~laid & ~blocked & fields_in
+    costs_6 = ~laid & blocked & fields_in  # an adventurer on a free field: no state has one
     seen = np.int64(0)
+    found = FAR
     # The fields one step on from those reached at d - 1, ..., d - 6.
     on_1 = on_2 = on_3 = on_4 = on_5 = on_6 = np.int64(0)
-    horizon = _DEAREST + 1  # past the dearest seed (temple_costs': the door's cost and a step)
+    horizon = _DEAREST + 1  # past the dearest seed (way_costs': the door's cost and a step)
     for d in range(limit + 1):
         fields = reached[d] | (on_1 & costs_1) | (on_3 & costs_3) | (on_4 & costs_4) | (on_6 & costs_6)
         fields &= ~seen
         reached[d] = fields
         seen |= fields
-        if stop >= 0 and (fields >> stop) & 1:
-            return d
+        if found == FAR and stop >= 0 and (fields >> stop) & 1:
+            found = d
+            limit = min(limit, d + extra)
+        if d >= limit:
+            break
         on_6, on_5, on_4, on_3, on_2 = on_5, on_4, on_3, on_2, on_1
         on_1 = step_from(paths, fields)
         if on_1:
             horizon = d + _DEAREST
         elif d >= horizon:
             break  # no step left that could reach a field
-    return FAR
+    return found
 
 
 @njit(cache=True, inline="always")
@@ -477,42 +482,55 @@ def temple_distance(tiles, positions, colour, beach, temple, reached):
     return island_distance(island_paths(tiles), tiles, positions, colour, beach, temple, reached)
 
 
+LANE = 32  # two_lanes: the second search's fields are bits 32 .. 61
+BOTH_LANES = ALL_FIELDS | (ALL_FIELDS << LANE)
+
+
 @njit(cache=True, inline="always")
-def costs_of(reached, top, dist):
-    """dist[cell]: the cost at which spread reached each field, up to `top`; FAR for the others."""
-    dist[:] = FAR
-    for d in range(top + 1):
-        fields = reached[d]
-        while fields:
-            dist[trailing_zeros(fields)] = d
-            fields &= fields - 1
+def two_lanes(masks):
+    """Bit sets over the fields (island_paths, or blocked fields) doubled: one search in bits
+    0 .. 29, another in bits 32 .. 61 (a step never crosses: no field steps off the island)."""
+    laid, north, east, south, west = masks
+    return (
+        laid | (laid << LANE),
+        north | (north << LANE),
+        east | (east << LANE),
+        south | (south << LANE),
+        west | (west << LANE),
+    )
 
 
 @njit(cache=True)
-def start_costs(paths, tiles, positions, colour, beach, temple, reached, dist):
-    """island_distance, keeping its costs: dist[cell] is the cost of reaching `cell` from the
-    adventurer's place (its own cost included) for every cost below the distance returned
-    (the others cannot shorten it), FAR for the others."""
-    distance = island_distance(paths, tiles, positions, colour, beach, temple, reached)
-    # A shut door stops island_distance before it spreads: no cost counts then.
-    costs_of(reached, int(distance) - 1 if door_open(tiles, temple) else -1, dist)
-    return distance
-
-
-@njit(cache=True)
-def temple_costs(paths, tiles, positions, colour, temple, limit, reached, dist):
-    """temple_distance's costs from the other end: dist[cell] is the cost of a way from just
-    before `cell` into the temple, `cell`'s own cost included (paths join both ways, so this is
-    spread from the door), up to `limit`, FAR beyond it or out of reach. An adventurer standing
-    on `cell` has dist[cell] - field_cost(cell) to go."""
-    reached[:] = 0
-    if door_open(tiles, temple):
-        door = JUNGLE_CELL[temple]
-        blocked = others_blocking(positions, colour)
-        # The door's own cost, then the step into the temple: at most _DEAREST + 1.
-        reached[field_cost(paths[0], blocked, door) + 1] = np.int64(1) << door
-        spread(paths, blocked, reached, -1, limit)
-    costs_of(reached, limit, dist)
+def way_costs(paths, tiles, positions, colour, beach, temple, beyond, reached, forward, backward):
+    """island_distance, returned, and its costs both ways, in one search of two lanes:
+    forward[cell] the cost of reaching `cell` from the adventurer's place (its own cost
+    included), for the costs below the distance (the others cannot shorten it); backward[cell]
+    the cost of a way from just before `cell` into the temple (paths join both ways: spread
+    from the door), `cell`'s own cost included, for the ways of at most `beyond` steps more than
+    the distance (an adventurer standing on `cell` has backward[cell] - field_cost(cell) to go,
+    and the door is found at distance - 1, so the backward lane goes beyond + 2 costs past it).
+    FAR elsewhere."""
+    forward[:] = FAR
+    backward[:] = FAR
+    door = JUNGLE_CELL[temple]
+    if not seed_start(tiles, positions[colour], beach, reached) or not door_open(tiles, temple):
+        return UNREACHABLE  # walled in on the beach, or a tile turns its back on the temple
+    blocked = others_blocking(positions, colour)
+    # The door's own cost, then the step into the temple: at most _DEAREST + 1.
+    reached[field_cost(paths[0], blocked, door) + 1] |= np.int64(1) << (door + LANE)
+    lanes = two_lanes(paths)
+    arrival = spread(lanes, blocked | (blocked << LANE), reached, door, LIMIT, beyond + 2, BOTH_LANES)
+    distance = min(arrival + 1, LIMIT)
+    for d in range(LIMIT + 1):
+        ahead = reached[d] & ALL_FIELDS if d < distance else np.int64(0)
+        while ahead:
+            forward[trailing_zeros(ahead)] = d
+            ahead &= ahead - 1
+        back = reached[d] >> LANE
+        while back:
+            backward[trailing_zeros(back)] = d
+            back &= back - 1
+    return float(distance)
 
 
 @njit(cache=True, inline="always")
