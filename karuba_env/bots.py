@@ -8,20 +8,24 @@ import numpy as np
 
 from karuba_env.data import (
     BEACH_CELL,
-    BEACH_SIDE,
     COLS,
-    DIRECTIONS,
-    EDGE_JUNGLE,
     ITEM_POINTS,
     JUNGLE_CELL,
     NEIGHBOUR,
     NUM_CELLS,
     NUM_COLOURS,
-    OPPOSITE,
-    TILE_EXITS,
     TREASURE_VALUES,
 )
-from karuba_env.kernels import current_tile, legal_mask, scores
+from karuba_env.kernels import (
+    ALL_FIELDS,
+    current_tile,
+    island_distance,
+    island_paths,
+    legal_mask,
+    new_scratch,
+    path_reach,
+    scores,
+)
 from karuba_env.state import (
     ADVENTURER_BEACH,
     ADVENTURER_POS,
@@ -37,7 +41,6 @@ from karuba_env.state import (
     N_ACTIONS,
     N_PLAY_ACTIONS,
     NO_TILE,
-    ON_BEACH,
     PHASE,
     PHASE_DRAFT,
     STACK_TAKEN,
@@ -50,107 +53,19 @@ from treasure_core.jit import njit
 from treasure_core.kernels import tie_key
 from treasure_core.playout_value import estimated_rewards
 
-EMPTY_COST = 4.0  # entering a free field: a tile must be laid there first (a turn), then walked
-BLOCKED_COST = 2.0  # a field another of my adventurers stands on (it may move away)
-UNREACHABLE = 30.0  # distance charged to an adventurer walled in from its temple
 DISTANCE_WEIGHT = 0.5  # points per step of estimated distance to the temple
 LAID_BONUS = 0.01  # a tile on the island breaks ties in the final scoring
-ALL_FIELDS = np.int64((1 << NUM_CELLS) - 1)  # greedy_action: every field
-_LIMIT = int(UNREACHABLE)  # temple_distance's costs in whole steps
-_EMPTY = int(EMPTY_COST)
-_BLOCKED = int(BLOCKED_COST)
-
-
-# The index of a single set bit (below 64): a de Bruijn multiply and a table, not a shift loop.
-_DE_BRUIJN = np.uint64(0x03F79D71B4CB0A89)
-_BIT_INDEX = np.zeros(64, np.int64)
-for _bit in range(64):
-    _BIT_INDEX[((_DE_BRUIJN << np.uint64(_bit)) >> np.uint64(58)) & np.uint64(63)] = _bit
-
-
-@njit(cache=True, inline="always")
-def single_bit_index(bit):
-    return _BIT_INDEX[((np.uint64(bit) * _DE_BRUIJN) >> np.uint64(58)) & np.uint64(63)]
 
 
 @njit(cache=True)
-def new_scratch():
-    """temple_distance's working arrays (its buckets and distances), made once per bot move."""
-    return np.zeros(_LIMIT + 1, np.int64), np.zeros(NUM_CELLS, np.int64)
-
-
-@njit(cache=True)
-def temple_distance(tiles, positions, colour, beach, temple, buckets, dist):
-    """Estimated steps from adventurer `colour` to its temple (0-based jungle `temple`): a
-    shortest path where laid tiles must connect, free fields cost EMPTY_COST, and fields held
-    by my other adventurers cost extra; at most UNREACHABLE. Every cost is a whole number of
-    steps, so the fields are taken in order of distance from buckets of bit sets (Dial's
-    form of Dijkstra over the 30 fields), up to UNREACHABLE. `buckets` and `dist` are
-    new_scratch()'s arrays, overwritten."""
-    limit = _LIMIT
-    buckets[:] = 0  # [d] the fields first reached at distance d
-    dist[:] = limit + 1
-    blocked = np.int64(0)
-    for other in range(NUM_COLOURS):
-        if other != colour and positions[other] >= 0:
-            blocked |= np.int64(1) << positions[other]
-    position = positions[colour]
-    if position == ON_BEACH:
-        cell = BEACH_CELL[beach]
-        tile = tiles[cell]
-        if tile == NO_TILE:
-            dist[cell] = _EMPTY
-        elif TILE_EXITS[tile] & BEACH_SIDE[beach]:
-            dist[cell] = 1
-        else:
-            return UNREACHABLE
-        buckets[dist[cell]] |= np.int64(1) << cell
-    else:
-        dist[position] = 0
-        buckets[0] = np.int64(1) << position
-    best_temple = limit
-    for d in range(limit):
-        if d + 1 >= best_temple:
-            break  # every field left is at least d away: none reaches the temple sooner
-        while buckets[d]:
-            bits = buckets[d]
-            low = bits & -bits
-            buckets[d] = bits ^ low
-            cell = single_bit_index(low)
-            if dist[cell] != d:
-                continue  # reached sooner since
-            exits = TILE_EXITS[tiles[cell]] if tiles[cell] != NO_TILE else 15
-            for way in range(4):
-                if not exits & DIRECTIONS[way]:
-                    continue
-                nxt = NEIGHBOUR[cell, way]
-                if nxt < 0:
-                    if EDGE_JUNGLE[cell, way] == temple:
-                        best_temple = min(best_temple, d + 1)
-                    continue
-                tile = tiles[nxt]
-                if tile == NO_TILE:
-                    cost = _EMPTY
-                elif TILE_EXITS[tile] & OPPOSITE[way]:
-                    cost = 1
-                else:
-                    continue
-                if (blocked >> nxt) & 1:
-                    cost += _BLOCKED
-                if d + cost < dist[nxt] and d + cost <= limit:
-                    dist[nxt] = d + cost
-                    buckets[d + cost] |= np.int64(1) << nxt
-    return float(best_temple)
-
-
-@njit(cache=True)
-def island_value(state, tiles, positions, points, buckets, dist):
+def island_value(state, tiles, positions, points, reached):
     value = points
+    paths = island_paths(tiles)
     for c in range(NUM_COLOURS):
         if positions[c] != IN_TEMPLE:
             beach = state[ADVENTURER_BEACH + c] - 1
             temple = state[TEMPLE_JUNGLE + c] - 1
-            value -= DISTANCE_WEIGHT * temple_distance(tiles, positions, c, beach, temple, buckets, dist)
+            value -= DISTANCE_WEIGHT * island_distance(paths, tiles, positions, c, beach, temple, reached)
     for cell in range(NUM_CELLS):
         if tiles[cell] != NO_TILE:
             value += LAID_BONUS
@@ -189,13 +104,14 @@ def focused_action(state: np.ndarray, player: int, salt: int = 0) -> int:
     beach field): the search's playout player (playout_policy), about a quarter of the
     bot's work a move."""
     tiles = state[CELL_TILE + player * NUM_CELLS : CELL_TILE + (player + 1) * NUM_CELLS]
+    paths = island_paths(tiles)
     fields = np.int64(0)
     for colour in range(NUM_COLOURS):
         position = state[ADVENTURER_POS + player * NUM_COLOURS + colour]
         if position == IN_TEMPLE:
             continue
         beach = state[ADVENTURER_BEACH + colour] - 1
-        reach = path_reach(tiles, beach, position)
+        reach = path_reach(paths, tiles, beach, position)
         if reach == 0:
             fields |= np.int64(1) << BEACH_CELL[beach]
         for cell in range(NUM_CELLS):
@@ -219,8 +135,8 @@ def greedy_action(state, player, salt, fields):
     positions = state[
         ADVENTURER_POS + player * NUM_COLOURS : ADVENTURER_POS + (player + 1) * NUM_COLOURS
     ].copy()
-    buckets, dist = new_scratch()
-    best_action, best_value = DISCARD, island_value(state, tiles, positions, 0.0, buckets, dist)
+    reached = new_scratch()
+    best_action, best_value = DISCARD, island_value(state, tiles, positions, 0.0, reached)
     best_key = tie_key(salt, state, DISCARD)
     for action in range(N_PLAY_ACTIONS):
         if not mask[action] or action == DISCARD:
@@ -230,7 +146,7 @@ def greedy_action(state, player, salt, fields):
         points = 0.0
         if action < MOVE_BASE:
             tiles[action] = tile
-            value = island_value(state, tiles, positions, points, buckets, dist)
+            value = island_value(state, tiles, positions, points, reached)
             tiles[action] = NO_TILE
         else:
             colour, target = divmod(action - MOVE_BASE, MOVE_TARGETS)
@@ -242,7 +158,7 @@ def greedy_action(state, player, salt, fields):
             else:
                 positions[colour] = target
                 points = ITEM_POINTS[state[CELL_ITEM + player * NUM_CELLS + target]]
-            value = island_value(state, tiles, positions, points, buckets, dist)
+            value = island_value(state, tiles, positions, points, reached)
             positions[colour] = start
         key = tie_key(salt, state, action)
         if value > best_value or (value == best_value and key > best_key):
@@ -255,35 +171,6 @@ class KarubaBot(KernelBot):
     picks up crystals and gold on the way."""
 
     policy = staticmethod(heuristic_action)
-
-
-@njit(cache=True)
-def path_reach(tiles, beach, position):
-    """The fields an adventurer could walk to over the laid tiles, paths joined (other
-    adventurers ignored), as a bit set: from its field, or from the beach onto a tile facing it."""
-    if position == ON_BEACH:
-        cell = BEACH_CELL[beach]
-        tile = tiles[cell]
-        if tile == NO_TILE or not TILE_EXITS[tile] & BEACH_SIDE[beach]:
-            return np.int64(0)
-        position = cell
-    reach = np.int64(1) << position
-    frontier = reach
-    while frontier:
-        grown = np.int64(0)
-        for cell in range(NUM_CELLS):
-            if not (frontier >> cell) & 1:
-                continue
-            exits = TILE_EXITS[tiles[cell]]
-            for d in range(4):
-                nxt = NEIGHBOUR[cell, d]
-                if exits & DIRECTIONS[d] and nxt >= 0 and not (reach >> nxt) & 1:
-                    tile = tiles[nxt]
-                    if tile != NO_TILE and TILE_EXITS[tile] & OPPOSITE[d]:
-                        grown |= np.int64(1) << nxt
-        reach |= grown
-        frontier = grown
-    return reach
 
 
 VALUE_SCALE = 3.0  # points of lead that count about 0.76 of a win (estimated_rewards)
@@ -299,11 +186,11 @@ def playout_value(state: np.ndarray, out: np.ndarray) -> None:
     tiebreaks = np.zeros(n, np.int64)
     scores(state, points, tiebreaks)
     values = np.zeros(n, np.float64)
-    buckets, dist = new_scratch()
+    reached = new_scratch()
     for p in range(n):
         tiles = state[CELL_TILE + p * NUM_CELLS : CELL_TILE + (p + 1) * NUM_CELLS]
         positions = state[ADVENTURER_POS + p * NUM_COLOURS : ADVENTURER_POS + (p + 1) * NUM_COLOURS]
-        values[p] = island_value(state, tiles, positions, float(points[p]), buckets, dist)
+        values[p] = island_value(state, tiles, positions, float(points[p]), reached)
     estimated_rewards(values, n, state[REWARD_MODE], VALUE_SCALE, out)
 
 

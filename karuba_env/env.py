@@ -157,7 +157,7 @@ def _parallelizable(options: dict[str, Any]) -> bool:
 
 GAME = GameSpec(
     name="karuba",
-    env_name="karuba_v1",
+    env_name="karuba_v2",
     title="Karuba",
     min_players=MIN_PLAYERS,
     max_players=MAX_PLAYERS,

@@ -11,21 +11,25 @@ from karuba_env.data import (
     CRYSTAL,
     DIRECTIONS,
     DISTANCE_PERIMETER,
+    EAST,
     GOLD,
     JUNGLE_CELL,
     JUNGLE_SIDE,
     MIN_DISTANCE,
     NEIGHBOUR,
     NO_ITEM,
+    NORTH,
     NUM_BEACH,
     NUM_CELLS,
     NUM_COLOURS,
     NUM_JUNGLE,
     NUM_TILES,
+    SOUTH,
     TILE_EXIT_COUNT,
     TILE_EXITS,
     TILE_ITEM,
     TREASURE_VALUES,
+    WEST,
 )
 from karuba_env.state import (
     ADVENTURER_BEACH,
@@ -259,6 +263,331 @@ def move_reaches(state, player, colour, steps, target):
         closed |= grown
         frontier = grown
     return False
+
+
+# -- the path look-ahead ------------------------------------------------------------------
+# An estimate of each adventurer's way to its temple, over laid and free fields alike: the
+# scripted bot's measure (bots.island_value) and the observation's preview of what each
+# decision would do to it (observe.write_preview).
+EMPTY_COST = 4.0  # entering a free field: a tile must be laid there first (a turn), then walked
+BLOCKED_COST = 2.0  # a field another of my adventurers stands on (it may move away)
+UNREACHABLE = 30.0  # distance charged to an adventurer walled in from its temple
+LIMIT = int(UNREACHABLE)  # the costs in whole steps
+FAR = LIMIT + 1  # the cost of a field not reached within LIMIT
+_EMPTY = int(EMPTY_COST)
+_BLOCKED = int(BLOCKED_COST)
+_DEAREST = _EMPTY + _BLOCKED  # the dearest step: a costlier field is never reached after a gap this long
+ALL_FIELDS = (1 << NUM_CELLS) - 1
+_NOT_FIRST_COLUMN = sum(1 << cell for cell in range(NUM_CELLS) if cell % COLS != 0)
+_NOT_LAST_COLUMN = sum(1 << cell for cell in range(NUM_CELLS) if cell % COLS != COLS - 1)
+# [tile] the ways a step may leave a field holding it (a free field: every way, a tile laid there may).
+_OPEN_WAYS = TILE_EXITS.astype(np.int64)
+_OPEN_WAYS[NO_TILE] = NORTH | EAST | SOUTH | WEST
+
+
+@njit(cache=True)
+def new_scratch():
+    """The look-ahead's working array, made once per use: [cost] the bit set of the fields first
+    reached at that cost."""
+    return np.zeros(LIMIT + 1, np.int64)
+
+
+@njit(cache=True)
+def island_sides(tiles):
+    """The island's fields as bit sets: the laid ones, and for each way (north, east, south,
+    west) those open that way (a free field is open every way: a tile laid there may be)."""
+    north = east = south = west = laid = np.int64(0)
+    for cell in range(NUM_CELLS):
+        tile = tiles[cell]
+        ways = _OPEN_WAYS[tile]
+        north |= (ways & 1) << cell  # NORTH, EAST, SOUTH, WEST are the bits 1, 2, 4, 8
+        east |= ((ways >> 1) & 1) << cell
+        south |= ((ways >> 2) & 1) << cell
+        west |= ((ways >> 3) & 1) << cell
+        laid |= np.int64(tile != NO_TILE) << cell
+    return laid, north, east, south, west
+
+
+@njit(cache=True, inline="always")
+def paths_of(sides):
+    """The island's steps as bit sets: the laid fields, and for each way (north, east, south,
+    west) the fields a step may leave by that way: open there onto a neighbour open back
+    (island_sides; "adventurers may only move along the paths")."""
+    laid, north, east, south, west = sides
+    return (
+        laid,
+        north & (south << COLS),
+        east & (west >> 1) & _NOT_LAST_COLUMN,
+        south & (north >> COLS),
+        west & (east << 1) & _NOT_FIRST_COLUMN,
+    )
+
+
+@njit(cache=True)
+def island_paths(tiles):
+    """paths_of(island_sides(tiles))."""
+    return paths_of(island_sides(tiles))
+
+
+@njit(cache=True, inline="always")
+def tile_joins(sides, exits, fields):
+    """The fields (a bit set) where a tile opening `exits` would join a path to one of
+    `fields`: a neighbour on a side it opens that opens back (island_sides)."""
+    _, north, east, south, west = sides
+    joined = np.int64(0)
+    if exits & NORTH:
+        joined |= (fields & south) << COLS  # the neighbour above opens south
+    if exits & EAST:
+        joined |= ((fields & west) >> 1) & _NOT_LAST_COLUMN
+    if exits & SOUTH:
+        joined |= (fields & north) >> COLS
+    if exits & WEST:
+        joined |= ((fields & east) << 1) & _NOT_FIRST_COLUMN
+    return joined & ALL_FIELDS
+
+
+@njit(cache=True, inline="always")
+def tile_links(sides, exits, cell):
+    """The neighbours (a bit set) a tile opening `exits` laid on `cell` would join by a path
+    (tile_joins the other way round)."""
+    _, north, east, south, west = sides
+    bit = np.int64(1) << cell
+    linked = np.int64(0)
+    if exits & NORTH:
+        linked |= (bit >> COLS) & south
+    if exits & EAST:
+        linked |= (bit << 1) & _NOT_FIRST_COLUMN & west
+    if exits & SOUTH:
+        linked |= (bit << COLS) & north
+    if exits & WEST:
+        linked |= (bit >> 1) & _NOT_LAST_COLUMN & east
+    return linked
+
+
+@njit(cache=True, inline="always")
+def step_from(paths, fields):
+    """The fields one step along the paths from the bit set `fields` (island_paths)."""
+    _, north, east, south, west = paths
+    return (
+        ((fields & north) >> COLS)
+        | ((fields & east) << 1)
+        | ((fields & south) << COLS)
+        | ((fields & west) >> 1)
+    )
+
+
+@njit(cache=True, inline="always")
+def others_blocking(positions, colour):
+    """The fields (a bit set) where the other adventurers of `positions` stand."""
+    blocked = np.int64(0)
+    for other in range(NUM_COLOURS):
+        if other != colour and positions[other] >= 0:
+            blocked |= np.int64(1) << positions[other]
+    return blocked
+
+
+@njit(cache=True, inline="always")
+def field_cost(laid, blocked, cell):
+    """The steps charged for entering `cell`: 1 onto a laid tile, EMPTY_COST onto a free field
+    (a tile must be laid there first), BLOCKED_COST more where one of `blocked` stands (bit
+    sets of fields, as spread's costs)."""
+    return (1 if (laid >> cell) & 1 else _EMPTY) + ((blocked >> cell) & 1) * _BLOCKED
+
+
+@njit(cache=True, inline="always")
+def seed_start(tiles, position, beach, reached):
+    """Clear `reached` and seed it with the adventurer's first field: its own (cost 0), or from
+    its beach space the field beside it (1 onto a tile facing the beach, EMPTY_COST onto a free
+    field). False when a laid tile there turns its back on the beach."""
+    reached[:] = 0
+    if position == ON_BEACH:
+        cell = BEACH_CELL[beach]
+        tile = tiles[cell]
+        if tile == NO_TILE:
+            reached[_EMPTY] = np.int64(1) << cell
+        elif TILE_EXITS[tile] & BEACH_SIDE[beach]:
+            reached[1] = np.int64(1) << cell
+        else:
+            return False
+    else:
+        reached[0] = np.int64(1) << position
+    return True
+
+
+# spread keeps the last steps in registers, one per cost a field can have: written for these.
+assert (1, 1 + _BLOCKED, _EMPTY, _EMPTY + _BLOCKED) == (1, 3, 4, 6)
+
+
+@njit(cache=True, inline="always")
+def spread(paths, blocked, reached, stop, limit, extra=0, fields_in=ALL_FIELDS):
+    """A shortest-path search over the 30 fields, all of them at once: reached[d] is the bit set
+    of the fields first reached at cost d (the caller seeds it, and clears the rest). A step
+    follows the paths (island_paths) and costs field_cost of the field it enters, so a field
+    of cost w is first reached at d when a neighbour was at d - w. Returns the cost at which
+    the field `stop` is reached (FAR if never), and goes on `extra` costs past it (at most to
+    `limit`, and no further than anything is left to reach; the later reached[] stay clear).
+    `fields_in`: the bits that stand for fields (two_lanes: two searches in one)."""
+    laid = paths[0]
+    costs_1 = laid & ~blocked
+    costs_3 = laid & blocked
+    costs_4 = ~laid & ~blocked & fields_in
+    costs_6 = ~laid & blocked & fields_in  # an adventurer on a free field: no state has one
+    seen = np.int64(0)
+    found = FAR
+    # The fields one step on from those reached at d - 1, ..., d - 6.
+    on_1 = on_2 = on_3 = on_4 = on_5 = on_6 = np.int64(0)
+    horizon = _DEAREST + 1  # past the dearest seed (way_costs': the door's cost and a step)
+    for d in range(limit + 1):
+        fields = reached[d] | (on_1 & costs_1) | (on_3 & costs_3) | (on_4 & costs_4) | (on_6 & costs_6)
+        fields &= ~seen
+        reached[d] = fields
+        seen |= fields
+        if found == FAR and stop >= 0 and (fields >> stop) & 1:
+            found = d
+            limit = min(limit, d + extra)
+        if d >= limit:
+            break
+        on_6, on_5, on_4, on_3, on_2 = on_5, on_4, on_3, on_2, on_1
+        on_1 = step_from(paths, fields)
+        if on_1:
+            horizon = d + _DEAREST
+        elif d >= horizon:
+            break  # no step left that could reach a field
+    return found
+
+
+@njit(cache=True, inline="always")
+def door_open(tiles, temple):
+    """Whether the field beside jungle space `temple` (0-based) opens onto it (a free one may)."""
+    tile = tiles[JUNGLE_CELL[temple]]
+    return tile == NO_TILE or TILE_EXITS[tile] & JUNGLE_SIDE[temple] != 0
+
+
+@njit(cache=True)
+def island_distance(paths, tiles, positions, colour, beach, temple, reached):
+    """temple_distance over island_paths(tiles) made once for the island's adventurers."""
+    if not seed_start(tiles, positions[colour], beach, reached) or not door_open(tiles, temple):
+        return UNREACHABLE
+    # Into the temple is one step more, so the door within LIMIT - 1.
+    door = spread(paths, others_blocking(positions, colour), reached, JUNGLE_CELL[temple], LIMIT - 1)
+    return float(min(door + 1, LIMIT))
+
+
+@njit(cache=True)
+def temple_distance(tiles, positions, colour, beach, temple, reached):
+    """Estimated steps from adventurer `colour` to its temple (0-based jungle `temple`): a
+    shortest path (spread) where laid tiles must connect, free fields cost EMPTY_COST, and
+    fields held by my other adventurers cost extra; at most UNREACHABLE. `reached` is
+    new_scratch()'s array, overwritten."""
+    return island_distance(island_paths(tiles), tiles, positions, colour, beach, temple, reached)
+
+
+LANE = 32  # two_lanes: the second search's fields are bits 32 .. 61
+BOTH_LANES = ALL_FIELDS | (ALL_FIELDS << LANE)
+
+
+@njit(cache=True, inline="always")
+def two_lanes(masks):
+    """Bit sets over the fields (island_paths, or blocked fields) doubled: one search in bits
+    0 .. 29, another in bits 32 .. 61 (a step never crosses: no field steps off the island)."""
+    laid, north, east, south, west = masks
+    return (
+        laid | (laid << LANE),
+        north | (north << LANE),
+        east | (east << LANE),
+        south | (south << LANE),
+        west | (west << LANE),
+    )
+
+
+@njit(cache=True)
+def way_costs(paths, tiles, positions, colour, beach, temple, beyond, reached, forward, backward):
+    """island_distance, returned, and its costs both ways, in one search of two lanes:
+    forward[cell] the cost of reaching `cell` from the adventurer's place (its own cost
+    included), for the costs below the distance (the others cannot shorten it); backward[cell]
+    the cost of a way from just before `cell` into the temple (paths join both ways: spread
+    from the door), `cell`'s own cost included, for the ways of at most `beyond` steps more than
+    the distance (an adventurer standing on `cell` has backward[cell] - field_cost(cell) to go,
+    and the door is found at distance - 1, so the backward lane goes beyond + 2 costs past it).
+    FAR elsewhere."""
+    forward[:] = FAR
+    backward[:] = FAR
+    door = JUNGLE_CELL[temple]
+    if not seed_start(tiles, positions[colour], beach, reached) or not door_open(tiles, temple):
+        return UNREACHABLE  # walled in on the beach, or a tile turns its back on the temple
+    blocked = others_blocking(positions, colour)
+    # The door's own cost, then the step into the temple: at most _DEAREST + 1.
+    reached[field_cost(paths[0], blocked, door) + 1] |= np.int64(1) << (door + LANE)
+    lanes = two_lanes(paths)
+    arrival = spread(lanes, blocked | (blocked << LANE), reached, door, LIMIT, beyond + 2, BOTH_LANES)
+    distance = min(arrival + 1, LIMIT)
+    for d in range(LIMIT + 1):
+        ahead = reached[d] & ALL_FIELDS if d < distance else np.int64(0)
+        while ahead:
+            forward[trailing_zeros(ahead)] = d
+            ahead &= ahead - 1
+        back = reached[d] >> LANE
+        while back:
+            backward[trailing_zeros(back)] = d
+            back &= back - 1
+    return float(distance)
+
+
+@njit(cache=True, inline="always")
+def paths_with(paths, cell, tile):
+    """island_paths with `tile` laid on the free field `cell`: the sides it does not open close
+    the steps out of the field, and into it."""
+    laid, north, east, south, west = paths
+    bit = np.int64(1) << cell
+    exits = TILE_EXITS[tile]
+    if not exits & NORTH:
+        north &= ~bit
+        south &= ~(bit >> COLS)
+    if not exits & EAST:
+        east &= ~bit
+        west &= ~(bit << 1)
+    if not exits & SOUTH:
+        south &= ~bit
+        north &= ~(bit << COLS)
+    if not exits & WEST:
+        west &= ~bit
+        east &= ~(bit >> 1)
+    return laid | bit, north, east, south, west
+
+
+@njit(cache=True, inline="always")
+def laid_reach(paths, reach):
+    """The laid fields joined by paths (island_paths) to the laid fields of the bit set
+    `reach`, as a bit set."""
+    laid = paths[0]
+    grown = reach
+    while grown:
+        grown = step_from(paths, grown) & laid & ~reach
+        reach |= grown
+    return reach
+
+
+@njit(cache=True)
+def path_reach(paths, tiles, beach, position):
+    """The fields an adventurer could walk to over the laid tiles, paths joined (other
+    adventurers ignored), as a bit set: from its field, or from the beach onto a tile facing it."""
+    if position == ON_BEACH:
+        cell = BEACH_CELL[beach]
+        tile = tiles[cell]
+        if tile == NO_TILE or not TILE_EXITS[tile] & BEACH_SIDE[beach]:
+            return np.int64(0)
+        position = cell
+    return laid_reach(paths, np.int64(1) << position)
+
+
+@njit(cache=True)
+def temple_reach(paths, tiles, temple):
+    """The laid fields joined by paths to the temple at jungle space `temple` (0-based), as a
+    bit set: empty unless a laid tile beside it opens onto it."""
+    door = JUNGLE_CELL[temple]
+    if tiles[door] == NO_TILE or not door_open(tiles, temple):
+        return np.int64(0)
+    return laid_reach(paths, np.int64(1) << door)
 
 
 @njit(cache=True)

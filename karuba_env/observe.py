@@ -4,13 +4,24 @@ Every feature is in [0, 1]. All islands are public; seats in a player's observat
 relative (seat k is the player k places after the observer; k = 0 is the observer). Hidden:
 the order of the undrawn tiles, and the other players' decisions on the tile showing.
 docs/games/karuba.md names every slice; the *_LAYOUT tables below are the source of truth.
+
+The observation ends with a preview of what each legal decision would do to the observer's
+adventurers (write_preview) and their distances to their temples, both by the scripted bot's
+estimate (kernels.temple_distance) and from the observer's own island and the tile showing
+alone: a policy need not find paths over one-hot fields itself.
 """
 
 import numpy as np
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from karuba_env.data import (
+    BEACH_CELL,
+    BEACH_SIDE,
     CRYSTAL,
     GOLD,
+    ITEM_POINTS,
+    JUNGLE_CELL,
+    JUNGLE_SIDE,
     MAX_PLAYERS,
     MAX_TREASURE,
     NUM_BEACH,
@@ -18,9 +29,30 @@ from karuba_env.data import (
     NUM_COLOURS,
     NUM_JUNGLE,
     NUM_TILES,
+    TILE_EXIT_COUNT,
     TILE_EXITS,
     TILE_ITEM,
     TREASURE_VALUES,
+)
+from karuba_env.kernels import (
+    FAR,
+    LIMIT,
+    UNREACHABLE,
+    current_tile,
+    field_cost,
+    island_distance,
+    island_paths,
+    island_sides,
+    new_scratch,
+    others_blocking,
+    path_reach,
+    paths_of,
+    paths_with,
+    reachable_targets,
+    temple_reach,
+    tile_joins,
+    tile_links,
+    way_costs,
 )
 from karuba_env.state import (
     ADVENTURER_BEACH,
@@ -31,17 +63,21 @@ from karuba_env.state import (
     DRAFT_COLOUR,
     GOLD_COLLECTED,
     IN_TEMPLE,
+    MOVE_TARGETS,
     N_PLAY_ACTIONS,
     NO_ACTION,
     NO_COLOUR,
+    NO_TILE,
     NOT_PLACED,
     ON_BEACH,
     PENDING,
     PHASE,
     PHASE_DRAFT,
+    PHASE_PLAY,
     STACK,
     STACK_TAKEN,
     TEMPLE_JUNGLE,
+    TEMPLE_TARGET,
     TIE_CRYSTALS,
     TILES_REVEALED,
     TREASURE,
@@ -56,6 +92,20 @@ PLACE_TEMPLE = NUM_CELLS + 1
 MAX_CRYSTAL_TILES = 10  # crystal tiles in the set: the most crystals one island can hold
 MAX_GOLD_TILES = 4
 MAX_TIE_CRYSTALS = NUM_COLOURS * 3  # per colour at most top (5) minus bottom (2)
+MAX_ITEM_POINTS = int(ITEM_POINTS.max())  # a gold nugget
+# The preview's features, by decision (write_preview); a distance is temple_distance's estimate.
+PLACE_CLOSER = 0  # laying the tile there shortens the adventurer's way by this / PREVIEW_GAIN_SCALE
+PLACE_FARTHER = 1  # ... lengthens it by this (a tile turning its back on the way) / PREVIEW_GAIN_SCALE
+PLACE_COMPLETES = 2  # ... joins the adventurer to its temple by laid paths (not joined before)
+PLACE_ITEM = 3  # ... puts the tile's item where the adventurer can walk over laid paths: points / 2
+PLACE_FEATURES = 4
+MOVE_CLOSER = 0  # the move shortens the adventurer's way by this / PREVIEW_GAIN_SCALE
+MOVE_FARTHER = 1  # ... lengthens it by this (walking away, for an item) / PREVIEW_GAIN_SCALE
+MOVE_DISTANCE = 2  # the distance left from the target / UNREACHABLE: 0 in the temple
+MOVE_TREASURE = 3  # the temple treasure it takes / 5 (above 0 exactly for the temple)
+MOVE_ITEM = 4  # the item it collects on the target: points / 2
+MOVE_FEATURES = 5
+PREVIEW_GAIN_SCALE = 8.0  # steps: two free fields' worth (a gain beyond it reads 1)
 
 PUBLIC_LAYOUT = (
     ("adventurer_beach", NUM_COLOURS * NUM_BEACH),  # [colour, beach] one-hot; zeros until placed
@@ -85,6 +135,11 @@ OBS_LAYOUT = PUBLIC_LAYOUT + (
     ("islands", MAX_PLAYERS * ISLAND_SIZE),  # [relative seat] ISLAND_LAYOUT blocks
     ("seat_in_game", MAX_PLAYERS),  # relative seats that exist
     ("seat_to_act", MAX_PLAYERS),  # relative seat of the player to act, one-hot
+    # [cell, colour, PLACE_*]: laying the tile showing on that free field, for each adventurer
+    ("place_preview", NUM_CELLS * NUM_COLOURS * PLACE_FEATURES),
+    # [colour, target, MOVE_*]: discarding it and moving that adventurer there (the move block's order)
+    ("move_preview", NUM_COLOURS * MOVE_TARGETS * MOVE_FEATURES),
+    ("adventurer_distance", NUM_COLOURS),  # [colour] its distance to its temple / 30: 0 in it
 )
 FULL_LAYOUT = PUBLIC_LAYOUT + (
     ("islands", MAX_PLAYERS * ISLAND_SIZE),  # [seat] ISLAND_LAYOUT blocks, absolute seats
@@ -120,6 +175,9 @@ _FULL_SEATS = FULL["seat_in_game"][0]
 _FULL_TO_ACT = FULL["seat_to_act"][0]
 _PENDING = FULL["pending"][0]
 _STACK_ORDER = FULL["stack_order"][0]
+_PLACE_PREVIEW = OBS["place_preview"][0]
+_MOVE_PREVIEW = OBS["move_preview"][0]
+_DISTANCE = OBS["adventurer_distance"][0]
 _CELL_EXITS = ISLAND["cell_exits"][0]
 _CELL_ITEM = ISLAND["cell_item"][0]
 _ADV_PLACE = ISLAND["adventurer_place"][0]
@@ -129,7 +187,8 @@ _GOLD = ISLAND["gold"][0]
 _TIE_CRYSTALS = ISLAND["tie_crystals"][0]
 _TILES_LAID = ISLAND["tiles_laid"][0]
 assert FULL["islands"][0] == _ISLANDS
-assert _OBS_TO_ACT == _OBS_SEATS + MAX_PLAYERS and _OBS_TO_ACT + MAX_PLAYERS == OBS_SIZE
+assert _OBS_TO_ACT == _OBS_SEATS + MAX_PLAYERS and _OBS_TO_ACT + MAX_PLAYERS == _PLACE_PREVIEW
+assert _DISTANCE + NUM_COLOURS == OBS_SIZE  # observe clears the preview's slices as one
 assert TILE_EXITS[0] == 0  # a free field (tile 0) shows no exits
 # [tile, side]: 1.0 where the tile has an exit on side N, E, S, W.
 _EXIT_FLAGS = np.array([[(int(e) >> side) & 1 for side in range(4)] for e in TILE_EXITS], dtype=np.float32)
@@ -228,6 +287,210 @@ def observe(state: np.ndarray, player: int, out: np.ndarray) -> None:
     for relative in range(n):
         out[_OBS_SEATS + relative] = 1.0
     out[_OBS_TO_ACT + (state[CURRENT_PLAYER] - player) % n] = 1.0
+    out[_PLACE_PREVIEW:] = 0.0  # place_preview, move_preview, adventurer_distance
+    if not write_preview(state, player, out):  # which writes the distances when it previews
+        write_distances(state, player, out)
+
+
+@njit(cache=True)
+def write_preview(state: np.ndarray, player: int, out: np.ndarray) -> bool:
+    """What each legal decision of `player` on the tile showing would do to its adventurers'
+    ways to their temples, by temple_distance's estimate (the scripted bot's), from its own
+    island, the tile and the treasure stacks alone; the features of illegal decisions stay 0.
+    Writes its adventurer_distance on the way; False when it has no decision to preview (the
+    draft, the end, or it has decided) and wrote nothing."""
+    n = state[NUM_PLAYERS]
+    if state[TERMINAL] or state[PHASE] != PHASE_PLAY or not state[CURRENT_PLAYER] <= player < n:
+        return False
+    tile = current_tile(state)
+    tiles = state[CELL_TILE + player * NUM_CELLS : CELL_TILE + (player + 1) * NUM_CELLS]
+    positions = state[ADVENTURER_POS + player * NUM_COLOURS : ADVENTURER_POS + (player + 1) * NUM_COLOURS]
+    sides = island_sides(tiles)
+    paths = paths_of(sides)
+    reached = new_scratch()
+    forward = np.empty(NUM_CELLS, np.int64)
+    backward = np.empty(NUM_CELLS, np.int64)
+    trial = tiles.copy()  # the island with the tile laid on one field
+    steps = TILE_EXIT_COUNT[tile]  # "as many steps as there are paths leading to the edge"
+    for colour in range(NUM_COLOURS):
+        if positions[colour] == IN_TEMPLE:
+            continue  # "stays put at the temple": nothing changes it
+        beach = state[ADVENTURER_BEACH + colour] - 1
+        temple = state[TEMPLE_JUNGLE + colour] - 1
+        # A move of `steps` over laid fields leaves at most `steps` more to go than now: costs
+        # beyond that change no feature (nor, for a tile, beyond now).
+        now = int(
+            way_costs(paths, tiles, positions, colour, beach, temple, steps, reached, forward, backward)
+        )
+        out[_DISTANCE + colour] = now / UNREACHABLE
+        preview_places(
+            tile, tiles, positions, colour, beach, temple, sides, now, forward, backward, trial, reached, out
+        )
+        preview_moves(state, player, colour, steps, now, backward, out)
+    return True
+
+
+@njit(cache=True, inline="always")
+def preview_places(
+    tile, tiles, positions, colour, beach, temple, sides, now, forward, backward, trial, reached, out
+):
+    """place_preview for one adventurer (write_preview), `now` its distance, forward and
+    backward its way_costs; `trial` a copy of the island, `reached` a
+    new_scratch() array.
+
+    Laying the tile on a free field i changes only the ways through i, and makes each of them
+    cheaper by EMPTY_COST - 1, so the cheapest way through i is read from the two cost maps
+    over the neighbours the tile would join (tile_links). When that beats `now` it is exact: a
+    neighbour's cost that ran through i itself would make it dearer than `now`. When it does
+    not, the distance stays, unless every cheapest way passes i and no way through the tile is
+    as cheap (a way read as cheap as `now` is real, by the same argument): then the tile turns
+    its back on the way, and island_distance, with the tile laid, measures how far it sends it."""
+    laid = sides[0]
+    position = positions[colour]
+    exits = TILE_EXITS[tile]
+    blocked = others_blocking(positions, colour)
+    beach_entry = np.int64(0)  # the free field it would step onto from the beach over the tile
+    if position == ON_BEACH and exits & BEACH_SIDE[beach]:
+        beach_entry = (np.int64(1) << BEACH_CELL[beach]) & ~laid
+    temple_entry = np.int64(0)  # the free field it would step into the temple from
+    if exits & JUNGLE_SIDE[temple]:
+        temple_entry = (np.int64(1) << JUNGLE_CELL[temple]) & ~laid
+    near_start, near_temple, every = way_fields(laid, blocked, forward, backward, now)
+    from_start = beach_entry | tile_joins(sides, exits, near_start)
+    to_end = temple_entry | tile_joins(sides, exits, near_temple)
+    shorter = from_start & to_end & ~laid
+    passes = every & ~laid
+    # Laid paths (other adventurers aside, as they move on): completing a way, and items.
+    paths = paths_of(sides)
+    reach = path_reach(paths, tiles, beach, position)
+    to_temple = temple_reach(paths, tiles, temple)
+    joins_start = (beach_entry | tile_joins(sides, exits, reach)) & ~laid
+    completes = np.int64(0)
+    if (reach & to_temple) == 0:
+        completes = joins_start & (temple_entry | tile_joins(sides, exits, to_temple))
+    item = ITEM_POINTS[TILE_ITEM[tile]] / MAX_ITEM_POINTS
+    fields = shorter | passes | joins_start
+    while fields:
+        cell = trailing_zeros(fields)
+        fields &= fields - 1
+        bit = np.int64(1) << cell
+        after = now
+        arrive = 1 if beach_entry & bit else FAR
+        leave = 1 if temple_entry & bit else FAR
+        if (shorter | passes) & bit:
+            near = tile_links(sides, exits, cell)
+            while near:
+                other = trailing_zeros(near)
+                near &= near - 1
+                arrive = min(arrive, forward[other] + 1)
+                leave = min(leave, backward[other])
+            after = min(arrive + leave, now)
+        if after == now and passes & bit and arrive + leave > now:
+            trial[cell] = tile
+            island = paths_with(paths, cell, tile)
+            after = int(island_distance(island, trial, positions, colour, beach, temple, reached))
+            trial[cell] = NO_TILE
+        base = _PLACE_PREVIEW + (cell * NUM_COLOURS + colour) * PLACE_FEATURES
+        out[base + PLACE_CLOSER] = min(max(now - after, 0) / PREVIEW_GAIN_SCALE, 1.0)
+        out[base + PLACE_FARTHER] = min(max(after - now, 0) / PREVIEW_GAIN_SCALE, 1.0)
+        out[base + PLACE_COMPLETES] = (completes & bit) != 0
+        if joins_start & bit:
+            out[base + PLACE_ITEM] = item
+
+
+@njit(cache=True, inline="always")
+def preview_moves(state, player, colour, steps, now, backward, out):
+    """move_preview for one adventurer (write_preview): its legal targets (reachable_targets,
+    the legal mask's own), `now` its distance, backward its way_costs."""
+    n = state[NUM_PLAYERS]
+    targets = reachable_targets(state, player, colour, steps)
+    while targets:
+        target = trailing_zeros(targets)
+        targets &= targets - 1
+        base = _MOVE_PREVIEW + (colour * MOVE_TARGETS + target) * MOVE_FEATURES
+        left = 0
+        if target == TEMPLE_TARGET:
+            # "takes the most valuable treasure of this temple color remaining"
+            out[base + MOVE_TREASURE] = TREASURE_VALUES[n, state[STACK_TAKEN + colour]] / MAX_TREASURE
+        else:
+            left = min(backward[target] - 1, LIMIT)  # its own field: laid, and no one else's
+            # "an adventurer must finish their turn on the tile" to collect its item
+            out[base + MOVE_ITEM] = (
+                ITEM_POINTS[state[CELL_ITEM + player * NUM_CELLS + target]] / MAX_ITEM_POINTS
+            )
+        out[base + MOVE_CLOSER] = min(max(now - left, 0) / PREVIEW_GAIN_SCALE, 1.0)
+        out[base + MOVE_FARTHER] = min(max(left - now, 0) / PREVIEW_GAIN_SCALE, 1.0)
+        out[base + MOVE_DISTANCE] = left / UNREACHABLE
+
+
+@njit(cache=True, inline="always")
+def cost_span(arrival: int, cost: int) -> int:
+    """The costs a way spends on a field it reaches at `arrival`, a bit set of 1 .. LIMIT: from
+    its entry (arrival - cost + 1) to its arrival."""
+    return ((np.int64(1) << (arrival + 1)) - (np.int64(1) << max(arrival - cost + 1, 1))) & ~np.int64(1)
+
+
+@njit(cache=True, inline="always")
+def way_fields(laid, blocked, forward, backward, now):
+    """For preview_places, as bit sets: the fields reached from the start below now - 2, those
+    below now - 1 from the temple (a way through a new tile costs 1 to enter it and at least 1
+    to go on: only such neighbours can make it shorter than now), and those every cheapest way
+    passes. A cheapest way spends each cost 1 .. now - 1 on exactly one of its fields, and a
+    field on a cheapest way always the same costs (cost_span), so a way through another field
+    sharing one of them avoids it: a field lies on every cheapest way exactly when it shares
+    none of its costs."""
+    near_start = np.int64(0)
+    near_temple = np.int64(0)
+    on_ways = np.int64(0)
+    for cell in range(NUM_CELLS):  # without branches, for speed
+        arrival = forward[cell]
+        to_go = backward[cell] - field_cost(laid, blocked, cell)
+        near_start |= np.int64(arrival < now - 2) << cell
+        near_temple |= np.int64(backward[cell] < now - 1) << cell
+        on_ways |= np.int64((arrival < now) & (arrival + to_go == now)) << cell
+    if now >= LIMIT:
+        return near_start, near_temple, np.int64(0)  # out of reach (or beyond): no tile lengthens it
+    once = np.int64(0)
+    shared = np.int64(0)
+    fields = on_ways
+    while fields:
+        cell = trailing_zeros(fields)
+        fields &= fields - 1
+        span = field_span(laid, blocked, forward, cell)
+        shared |= once & span
+        once |= span
+    every = np.int64(0)
+    while on_ways:
+        cell = trailing_zeros(on_ways)
+        on_ways &= on_ways - 1
+        if not shared & field_span(laid, blocked, forward, cell):
+            every |= np.int64(1) << cell
+    return near_start, near_temple, every
+
+
+@njit(cache=True, inline="always")
+def field_span(laid, blocked, forward, cell):
+    """cost_span of a field on a cheapest way (the first field: its cost from the beach)."""
+    arrival = forward[cell]
+    return cost_span(arrival, min(field_cost(laid, blocked, cell), arrival))
+
+
+@njit(cache=True)
+def write_distances(state: np.ndarray, player: int, out: np.ndarray) -> None:
+    """adventurer_distance: temple_distance of each of the player's adventurers / UNREACHABLE
+    (0 in its temple); zeros in the draft (the layout is not placed yet)."""
+    if state[PHASE] != PHASE_PLAY:
+        return
+    tiles = state[CELL_TILE + player * NUM_CELLS : CELL_TILE + (player + 1) * NUM_CELLS]
+    positions = state[ADVENTURER_POS + player * NUM_COLOURS : ADVENTURER_POS + (player + 1) * NUM_COLOURS]
+    paths = island_paths(tiles)
+    reached = new_scratch()
+    for colour in range(NUM_COLOURS):
+        if positions[colour] != IN_TEMPLE:
+            beach = state[ADVENTURER_BEACH + colour] - 1
+            temple = state[TEMPLE_JUNGLE + colour] - 1
+            distance = island_distance(paths, tiles, positions, colour, beach, temple, reached)
+            out[_DISTANCE + colour] = distance / UNREACHABLE
 
 
 @njit(cache=True)

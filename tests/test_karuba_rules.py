@@ -15,10 +15,11 @@ import numpy as np
 import pytest
 
 from karuba_env import GAME, batch, data, kernels, observe, render
-from karuba_env.bots import KarubaBot, heuristic_action, new_scratch, single_bit_index, temple_distance
+from karuba_env.bots import KarubaBot, heuristic_action
 from karuba_env.data import COLS, NUM_TILES, TILE_EXIT_COUNT, TILE_EXITS, TILE_ITEM
 from karuba_env.env import EXAMPLE_LAYOUT_TEXT, parse_layout
 from karuba_env.invariants import check_invariants
+from karuba_env.kernels import new_scratch, temple_distance
 from karuba_env.state import (
     ADVENTURER_BEACH,
     ADVENTURER_POS,
@@ -680,19 +681,306 @@ def test_bot_plays_from_public_information():
     assert heuristic_action(state, 1) == heuristic_action(twin, 1)
 
 
-def test_bot_distance_helpers():
-    # The field of a one-bit set, for every bit temple_distance's bit sets can hold.
-    for bit in range(63):
-        assert single_bit_index(np.int64(1) << np.int64(bit)) == bit
-    # temple_distance overwrites its scratch arrays: stale contents change nothing.
-    state = build(current=NES, islands={0: ROW_3}, adventurers={0: {BROWN: (3, 1)}}, num_players=2)
+def reference_distance(
+    tiles: np.ndarray, positions: np.ndarray, colour: int, beach: int, temple: int
+) -> float:
+    """temple_distance as docs/games/karuba.md (Bots) words it, by a plain Dijkstra: a step
+    along connected paths costs 1 onto a laid tile, 4 onto a free field (open every way), 2
+    more onto a field of another adventurer; from the beach onto the field beside it (a laid
+    tile must face the beach); into the temple from the field beside it, one step; capped at 30."""
+    import heapq
+
+    def opens(cell: int, side: int) -> bool:
+        return tiles[cell] == 0 or bool(TILE_EXITS[tiles[cell]] & side)
+
+    others = {int(p) for c, p in enumerate(positions) if c != colour and p >= 0}
+    position = int(positions[colour])
+    if position == ON_BEACH:
+        start = int(data.BEACH_CELL[beach])
+        if not opens(start, data.BEACH_SIDE[beach]):
+            return 30.0
+        queue = [(1 if tiles[start] else 4, start)]
+    else:
+        queue = [(0, position)]
+    door, door_side = int(data.JUNGLE_CELL[temple]), data.JUNGLE_SIDE[temple]
+    done: set[int] = set()
+    while queue:
+        cost, cell = heapq.heappop(queue)
+        if cell in done:
+            continue
+        done.add(cell)
+        if cell == door and opens(cell, door_side):
+            return float(min(cost + 1, 30))
+        for way in range(4):
+            nxt = int(data.NEIGHBOUR[cell, way])
+            if nxt >= 0 and opens(cell, data.DIRECTIONS[way]) and opens(nxt, data.OPPOSITE[way]):
+                step = (1 if tiles[nxt] else 4) + (2 if nxt in others else 0)
+                heapq.heappush(queue, (cost + step, nxt))
+    return 30.0
+
+
+def test_temple_distance_is_the_cheapest_way_its_costs_describe():
+    # Brown on row 3's laid crystal tile (3, 5) walks (3, 6) and into jungle 9: 2 steps; from
+    # (3, 1) 6; blocked by yellow on (3, 4): 2 more.
+    state = build(current=NES, islands={0: ROW_3}, adventurers={0: {BROWN: (3, 5)}}, num_players=2)
     tiles = state[CELL_TILE : CELL_TILE + data.NUM_CELLS].copy()
     positions = state[ADVENTURER_POS : ADVENTURER_POS + data.NUM_COLOURS].copy()
-    args = (tiles, positions, BROWN, state[ADVENTURER_BEACH + BROWN] - 1, state[TEMPLE_JUNGLE + BROWN] - 1)
-    fresh_distance = temple_distance(*args, *new_scratch())
-    buckets, dist = new_scratch()
-    buckets[:], dist[:] = -1, 0
-    assert temple_distance(*args, buckets, dist) == fresh_distance < 30
+    beach, temple = state[ADVENTURER_BEACH + BROWN] - 1, state[TEMPLE_JUNGLE + BROWN] - 1
+    assert temple_distance(tiles, positions, BROWN, beach, temple, new_scratch()) == 2
+    positions[BROWN] = cell(3, 1)
+    assert temple_distance(tiles, positions, BROWN, beach, temple, new_scratch()) == 6
+    positions[YELLOW] = cell(3, 4)
+    assert temple_distance(tiles, positions, BROWN, beach, temple, new_scratch()) == 8
+    # From the beach: onto (3, 1) facing it, 1 step, then 6; a free field there costs 4.
+    positions[:] = ON_BEACH
+    assert temple_distance(tiles, positions, BROWN, beach, temple, new_scratch()) == 7
+    # Walled in: a north-south tile at the beach turns its back on it.
+    tiles[cell(3, 1)] = NS
+    assert temple_distance(tiles, positions, BROWN, beach, temple, new_scratch()) == 30
+    # It overwrites its scratch array: stale contents change nothing.
+    tiles[cell(3, 1)] = EW
+    stale = np.full(31, -1, np.int64)
+    assert temple_distance(tiles, positions, BROWN, beach, temple, stale) == 7
+    # Every adventurer of random islands (random tiles, some adventurers on them): the plain
+    # Dijkstra of its costs.
+    rng = np.random.default_rng(7)
+    for _ in range(300):
+        tiles = np.where(rng.random(data.NUM_CELLS) < rng.random(), rng.integers(1, 37, data.NUM_CELLS), 0)
+        tiles = tiles.astype(np.int32)
+        laid = np.flatnonzero(tiles)
+        positions = np.full(data.NUM_COLOURS, ON_BEACH, np.int32)
+        spots = rng.permutation(laid)[: rng.integers(0, min(4, len(laid)) + 1)]
+        positions[: len(spots)] = spots
+        layout = np.array(data.EXAMPLE_LAYOUT) - 1
+        for colour in range(data.NUM_COLOURS):
+            beach, temple = layout[colour]
+            expected = reference_distance(tiles, positions, colour, beach, temple)
+            assert temple_distance(tiles, positions, colour, beach, temple, new_scratch()) == expected
+
+
+# -- the observation's preview ---------------------------------------------------------------
+PLACE_SLICE = slice(*observe.OBS["place_preview"])
+MOVE_SLICE = slice(*observe.OBS["move_preview"])
+DISTANCE_SLICE = slice(*observe.OBS["adventurer_distance"])
+EW_GOLD2, NS_CRYSTAL = 16, 31  # an east-west tile with gold, a north-south one with a crystal
+
+
+def preview(state: np.ndarray, seat: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The seat's place_preview [field, colour, feature], move_preview [colour, target, feature]
+    and adventurer_distance [colour]."""
+    out = np.full(observe.OBS_SIZE, np.nan, np.float32)
+    observe.observe(state, seat, out)
+    return (
+        out[PLACE_SLICE].reshape(data.NUM_CELLS, data.NUM_COLOURS, observe.PLACE_FEATURES),
+        out[MOVE_SLICE].reshape(data.NUM_COLOURS, MOVE_TARGETS, observe.MOVE_FEATURES),
+        out[DISTANCE_SLICE],
+    )
+
+
+def test_preview_a_tile_that_connects_an_adventurer_to_its_temple():
+    # "Use the tiles to build paths along which the adventurers move to get to the temple of the
+    # same color." Brown (beach 3, left of row 3) has row 3 laid up to (3, 5); its temple
+    # (jungle 9) is beside (3, 6). An east-west gold tile there finishes the way: from the beach
+    # 1 step onto (3, 1), 4 more to (3, 5), then (3, 6) and the temple: 7 steps instead of 10.
+    row = {rc: tile for rc, tile in ROW_3.items() if rc != (3, 6)}
+    state = build(current=EW_GOLD2, islands={0: row}, num_players=2)
+    places, moves, distance = preview(state, 0)
+    assert distance[BROWN] == pytest.approx(10 / 30)
+    there = places[cell(3, 6), BROWN]
+    assert there[observe.PLACE_CLOSER] == pytest.approx(3 / 8) and there[observe.PLACE_FARTHER] == 0
+    assert there[observe.PLACE_COMPLETES] == 1
+    assert there[observe.PLACE_ITEM] == 1, "the gold lies on brown's way: it can collect it"
+    # Elsewhere the tile completes nothing for brown; beside the way, its gold is out of reach.
+    assert places[:, BROWN, observe.PLACE_COMPLETES].sum() == 1
+    assert places[cell(2, 6), BROWN, observe.PLACE_ITEM] == 0
+    assert not places[[cell(*rc) for rc in row], :, :].any(), "laid fields: no place action"
+    # A north-south tile there turns its back on row 3: brown is walled in (30, at most 8 read).
+    state = build(current=NS_CRYSTAL, islands={0: row}, num_players=2)
+    places, _, _ = preview(state, 0)
+    there = places[cell(3, 6), BROWN]
+    assert there[observe.PLACE_FARTHER] == 1 and there[observe.PLACE_CLOSER] == 0
+    assert there[observe.PLACE_COMPLETES] == 0 and there[observe.PLACE_ITEM] == 0
+
+
+def test_preview_a_move_into_the_temple():
+    # "Once an adventurer moves to a temple ... the corresponding player takes the most valuable
+    # treasure of this temple color remaining": Luis took the brown 5 earlier (4 players), so
+    # brown on (3, 5) with a three-way tile (3 steps) reaches its temple for the 4.
+    state = build(current=NES, islands={0: ROW_3}, adventurers={0: {BROWN: (3, 5)}}, num_players=4)
+    state[STACK_TAKEN + BROWN] = 1
+    _, moves, distance = preview(state, 0)
+    assert distance[BROWN] == pytest.approx(2 / 30)
+    temple = moves[BROWN, TEMPLE_TARGET]
+    assert temple[observe.MOVE_TREASURE] == pytest.approx(4 / 5) and temple[observe.MOVE_DISTANCE] == 0
+    assert temple[observe.MOVE_CLOSER] == pytest.approx(2 / 8) and temple[observe.MOVE_ITEM] == 0
+    # One step on, onto the gold: 1 step left, and the gold collected ("finish their turn").
+    gold = moves[BROWN, cell(3, 6)]
+    assert gold[observe.MOVE_DISTANCE] == pytest.approx(1 / 30) and gold[observe.MOVE_ITEM] == 1
+    assert gold[observe.MOVE_CLOSER] == pytest.approx(1 / 8) and gold[observe.MOVE_TREASURE] == 0
+    # Back along row 3 ("in any direction"): farther from the temple.
+    back = moves[BROWN, cell(3, 3)]
+    assert back[observe.MOVE_FARTHER] == pytest.approx(2 / 8) and back[
+        observe.MOVE_DISTANCE
+    ] == pytest.approx(4 / 30)
+    legal = {t for t in range(MOVE_TARGETS) if moves[BROWN, t].any()}
+    assert legal == {cell(3, 6), cell(3, 4), cell(3, 3), cell(3, 2), TEMPLE_TARGET}
+
+
+def test_preview_an_unreachable_temple():
+    # "Always make sure that an adventurer or temple is not accidentally blocked": a north-south
+    # tile beside brown's beach turns its back on it, so brown can never leave the beach.
+    state = build(current=EW_GOLD2, islands={0: {(3, 1): NS}}, num_players=2)
+    places, moves, distance = preview(state, 0)
+    assert distance[BROWN] == 1, "out of reach: 30 steps, read as 1"
+    assert not places[:, BROWN].any() and not moves[BROWN].any(), "no tile helps, no move is legal"
+    # Blue (beach 5, left of row 5; temple jungle 2, above column 2) is not walled in: up column
+    # 1 (four free fields and the laid (3, 1)), the free (1, 2), the temple: 4 * 5 + 1 + 1.
+    assert distance[BLUE] == pytest.approx(22 / 30)
+
+
+def test_preview_is_zero_where_the_action_is_illegal_and_for_a_seat_without_a_decision():
+    for options, seed in (({"num_players": 4}, 3), ({"num_players": 2, "layout": "draft"}, 4)):
+        env = TreasureAECEnv(GAME, **options)
+        env.reset(seed=seed)
+        rng = np.random.default_rng(seed)
+        while not env.is_over():
+            state = env.get_state()
+            for seat in range(int(state[NUM_PLAYERS])):
+                mask = np.zeros(N_ACTIONS, np.int8)
+                kernels.legal_mask(state, seat, mask)
+                places, moves, _ = preview(state, seat)
+                assert not places[mask[: data.NUM_CELLS] == 0].any()
+                move_mask = mask[MOVE_BASE : MOVE_BASE + data.NUM_COLOURS * MOVE_TARGETS]
+                assert not moves.reshape(-1, observe.MOVE_FEATURES)[move_mask == 0].any()
+            env.step(int(rng.choice(env.legal_actions())))
+        places, moves, distance = preview(env.get_state(), 0)
+        assert not places.any() and not moves.any(), "after the end: no decision"
+
+
+def walks_to_temple(tiles: np.ndarray, position: int, beach: int, temple: int) -> tuple[bool, set[int]]:
+    """Whether a way of laid tiles leads the adventurer into its temple, and the laid fields
+    it can walk to (other adventurers aside), by a plain search over the island."""
+    if position == ON_BEACH:
+        start = int(data.BEACH_CELL[beach])
+        if not tiles[start] or not TILE_EXITS[tiles[start]] & data.BEACH_SIDE[beach]:
+            return False, set()
+        position = start
+    seen, todo = {position}, [position]
+    while todo:
+        here = todo.pop()
+        for way in range(4):
+            there = int(data.NEIGHBOUR[here, way])
+            if (
+                there >= 0
+                and there not in seen
+                and tiles[there]
+                and TILE_EXITS[tiles[here]] & data.DIRECTIONS[way]
+                and TILE_EXITS[tiles[there]] & data.OPPOSITE[way]
+            ):
+                seen.add(there)
+                todo.append(there)
+    door = int(data.JUNGLE_CELL[temple])
+    return door in seen and bool(TILE_EXITS[tiles[door]] & data.JUNGLE_SIDE[temple]), seen
+
+
+def preview_by_search(state: np.ndarray, seat: int) -> tuple[np.ndarray, np.ndarray]:
+    """place_preview and move_preview as their definitions read, one search per decision: the
+    bot's temple_distance on the island with the tile laid or the adventurer moved."""
+    places = np.zeros((data.NUM_CELLS, data.NUM_COLOURS, observe.PLACE_FEATURES), np.float32)
+    moves = np.zeros((data.NUM_COLOURS, MOVE_TARGETS, observe.MOVE_FEATURES), np.float32)
+    mask = np.zeros(N_ACTIONS, np.int8)
+    if not kernels.legal_mask(state, seat, mask) or state[PHASE] != PHASE_PLAY:
+        return places, moves
+    tile = int(state[STACK + state[TILES_REVEALED] - 1])
+    tiles = state[CELL_TILE + seat * data.NUM_CELLS : CELL_TILE + (seat + 1) * data.NUM_CELLS].copy()
+    positions = state[ADVENTURER_POS + seat * 4 : ADVENTURER_POS + (seat + 1) * 4].copy()
+    gain = lambda steps: min(max(steps, 0) / 8, 1.0)  # noqa: E731
+    for colour in range(data.NUM_COLOURS):
+        if positions[colour] == IN_TEMPLE:
+            continue
+        beach, temple = state[ADVENTURER_BEACH + colour] - 1, state[TEMPLE_JUNGLE + colour] - 1
+        now = temple_distance(tiles, positions, colour, beach, temple, new_scratch())
+        joined, _ = walks_to_temple(tiles, positions[colour], beach, temple)
+        for field in np.flatnonzero(mask[: data.NUM_CELLS]):
+            trial = tiles.copy()
+            trial[field] = tile
+            after = temple_distance(trial, positions, colour, beach, temple, new_scratch())
+            joins, walkable = walks_to_temple(trial, positions[colour], beach, temple)
+            places[field, colour] = (
+                gain(now - after),
+                gain(after - now),
+                joins and not joined,
+                data.ITEM_POINTS[TILE_ITEM[tile]] / 2 if field in walkable else 0,
+            )
+        for target in range(MOVE_TARGETS):
+            if not mask[MOVE_BASE + colour * MOVE_TARGETS + target]:
+                continue
+            treasure = item = left = 0
+            if target == TEMPLE_TARGET:
+                treasure = data.TREASURE_VALUES[state[NUM_PLAYERS], state[STACK_TAKEN + colour]] / 5
+            else:
+                moved = positions.copy()
+                moved[colour] = target
+                left = temple_distance(tiles, moved, colour, beach, temple, new_scratch())
+                item = data.ITEM_POINTS[state[CELL_ITEM + seat * data.NUM_CELLS + target]] / 2
+            moves[colour, target] = (gain(now - left), gain(left - now), left / 30, treasure, item)
+    return places, moves
+
+
+@pytest.mark.parametrize("num_players", [2, 4])
+def test_preview_is_the_bots_look_ahead_for_every_decision(num_players):
+    """Read from two cost maps per adventurer, the preview is what one search per decision gives,
+    on the positions of bot and random games and on random islands."""
+    rng = np.random.default_rng(num_players)
+    aec = TreasureAECEnv(GAME, num_players=num_players)
+    positions = 0
+    for game in range(2):
+        aec.reset(seed=game)
+        bots = [KarubaBot(seat) for seat in range(num_players)]
+        while not aec.is_over():
+            state = aec.get_state()
+            seat = int(state[CURRENT_PLAYER])
+            places, moves, _ = preview(state, seat)
+            expected_places, expected_moves = preview_by_search(state, seat)
+            np.testing.assert_allclose(places, expected_places, atol=1e-7)
+            np.testing.assert_allclose(moves, expected_moves, atol=1e-7)
+            positions += 1
+            if game == 0:
+                aec.step(bots[seat].act(aec, aec.agent_selection))
+            else:
+                aec.step(int(rng.choice(aec.legal_actions())))
+    for _ in range(60):  # random islands: random tiles, adventurers on some of them
+        state = fresh(num_players, seed=int(rng.integers(1000)))
+        tiles = np.where(rng.random(data.NUM_CELLS) < rng.random(), rng.integers(1, 37, data.NUM_CELLS), 0)
+        state[CELL_TILE : CELL_TILE + data.NUM_CELLS] = tiles
+        state[CELL_ITEM : CELL_ITEM + data.NUM_CELLS] = TILE_ITEM[tiles]
+        spots = rng.permutation(np.flatnonzero(tiles))[: rng.integers(0, 5)]
+        state[ADVENTURER_POS : ADVENTURER_POS + len(spots)] = spots
+        if rng.random() < 0.3:
+            state[ADVENTURER_POS + 3] = IN_TEMPLE
+        places, moves, _ = preview(state, 0)
+        expected_places, expected_moves = preview_by_search(state, 0)
+        np.testing.assert_allclose(places, expected_places, atol=1e-7)
+        np.testing.assert_allclose(moves, expected_moves, atol=1e-7)
+    assert positions > 100
+
+
+def test_preview_depends_only_on_what_the_seat_may_know():
+    # Seats 0-2 have decided on the tile showing; seat 3 has not. Re-dealing what seat 3 cannot
+    # know (the undrawn order, the others' pending decisions) leaves its preview as it was.
+    state = build(current=NES, islands={3: ROW_3, 0: ROW_3}, adventurers={3: {BROWN: (3, 5)}}, num_players=4)
+    for action in (move(BROWN, (3, 2)), cell(2, 2), DISCARD):
+        kernels.step(state, action)
+    before = preview(state, 3)
+    assert before[1][BROWN, TEMPLE_TARGET, observe.MOVE_TREASURE] == 1
+    for seed in range(10):
+        twin = state.copy()
+        kernels.resample_hidden(twin, 3, seed)
+        for part, again in zip(before, preview(twin, 3), strict=True):
+            assert np.array_equal(part, again)
+    # A seat that has decided has nothing to preview; its distances stay.
+    places, moves, distance = preview(state, 0)
+    assert not places.any() and not moves.any() and distance[BROWN] > 0
 
 
 def test_describe_and_render():
