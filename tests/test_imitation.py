@@ -65,11 +65,38 @@ def test_the_returns_are_each_seats_final_reward_discounted_by_its_later_decisio
     assert finals[0] != 0 and np.isclose(finals[0], -finals[1])  # score_diff with 2: zero-sum
 
 
+@pytest.mark.parametrize("name", game_names())
+def test_a_bots_teacher_data_are_its_own_moves_replayed(name):
+    """A bot as the teacher: each target is its chosen action, and they replay its game."""
+    game = get_game(name)
+    players = max(2, game.min_players)
+    options = _options(name, players)
+    bot = next(iter(game.bots))
+    data = collect(game, options, bot, 1, seed=5, workers=1)
+    assert data.games == 1 and np.array_equal(data.targets.max(axis=1), np.ones(len(data)))
+    assert not (data.targets * ~data.masks).any(), "a target off the legal actions"
+    env = TreasureAECEnv(game, **options)
+    env.reset(seed=5 * (players + 1) + players)  # the first game's deal (imitation._teacher_game)
+    decided = 0
+    for agent in env.agent_iter():
+        _, _, termination, truncation, _ = env.last()
+        if termination or truncation:
+            env.step(None)
+            continue
+        assert np.array_equal(env.features(agent), data.observations[decided])
+        env.step(int(data.targets[decided].argmax()))
+        decided += 1
+    assert decided == len(data)
+    again = collect(game, options, bot, 1, seed=5, workers=2)
+    assert np.array_equal(again.targets, data.targets) and np.array_equal(again.returns, data.returns)
+
+
 def test_bad_teachers_and_budgets_are_errors():
     game = get_game("nakbe")
     options = _options("nakbe", 2)
-    with pytest.raises(ValueError, match="teacher must be the search"):
-        collect(game, options, "bot", 10)
+    for teacher in ("random", "nobody"):
+        with pytest.raises(ValueError, match="the teacher must be the search or a bot"):
+            collect(game, options, teacher, 10)
     with pytest.raises(ValueError, match="positive integer"):
         collect(game, options, TEACHER, 0)
     with pytest.raises(ValueError, match="mcts: unknown parameter"):
@@ -185,7 +212,9 @@ def test_a_time_budget_ends_training_early(sb3, tmp_path, capsys):
 @pytest.mark.parametrize(
     "flags, message",
     [
-        (["--teacher", "bot"], "not an mcts spec"),
+        (["--teacher", "random"], "the teacher must be the search or a bot"),
+        (["--gamma", "0"], "gamma must be a number in (0, 1]"),
+        (["--gamma", "1.5"], "gamma must be a number in (0, 1]"),
         (["--net-arch", "0,3"], "net_arch"),
         (["--minutes", "-1"], "minutes"),
         (["--final-games", "0"], "final_games"),
@@ -218,6 +247,7 @@ def test_a_recipe_on_rllib_takes_its_game_settings_and_rllibs_own_ppo_settings(m
     assert config.eval_every == recipe.settings["eval_every"]
     assert (config.learning_rate, config.entropy_coeff) == (defaults.learning_rate, defaults.entropy_coeff)
     assert config.net_arch == defaults.net_arch
+    assert config.gamma == recipe.settings.get("gamma", defaults.gamma)  # the game's horizon
     assert _train(["train", "tomb", "--recipe", "--engine", "rllib", "--learning-rate", "0.001"]) == 2
     assert seen["config"].learning_rate == 0.001
 

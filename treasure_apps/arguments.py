@@ -111,3 +111,9 @@ def split_agents(text: str) -> list[str]:
         else:
             specs.append(item)
     return specs
+
+
+def check_gamma(gamma: Any) -> None:
+    """A ValueError unless `gamma` is a discount in (0, 1] (train's and RLlib's configs)."""
+    if isinstance(gamma, bool) or not isinstance(gamma, (int, float)) or not 0 < gamma <= 1:
+        raise ValueError(f"gamma must be a number in (0, 1]; got {gamma!r}")

@@ -1,9 +1,10 @@
-"""A warm start by imitation: the search bot's decisions as a training set, and behaviour
-cloning of a MaskablePPO policy on them before PPO takes over (`treasure-envs train --teacher`).
+"""A warm start by imitation: a teacher's decisions as a training set, and behaviour cloning
+of a MaskablePPO policy on them before PPO takes over (`treasure-envs train --teacher`).
 
-The teacher (an `mcts` agent spec) plays every seat of fresh games; each decision gives one
-sample from the deciding seat's own view: its observation, its legal actions, the search's
-root visits as the target distribution (richer than the chosen action alone), and the seat's
+The teacher (an agent spec: the search, `mcts:sims=200`, or a scripted bot) plays every seat of
+fresh games; each decision gives one sample from the deciding seat's own view: its observation,
+its legal actions, the target distribution (the search's root visits, richer than the chosen
+action alone; a bot's chosen action), and the seat's
 final reward, discounted by the decisions it still had to take, as the value target. Cloning
 fits the policy to the visit distributions (cross-entropy over the legal actions) and the value
 head to the returns, so that PPO starts from the teacher's play with a value function that
@@ -49,13 +50,8 @@ def _teacher_game(
 ) -> tuple[list[np.ndarray], list[np.ndarray], list[np.ndarray], list[float], list[int]]:
     """One game with the teacher in every seat; its samples in decision order."""
     env = TreasureAECEnv(game, **options)
-    make = agent_factory(game, teacher)
     n = env.num_players
-    agents = [make(seed * (n + 1) + p) for p in range(n)]
-    if not all(isinstance(agent, MCTSAgent) for agent in agents):
-        raise ValueError(
-            f"the teacher must be the search (an mcts spec such as mcts:sims=200); got {teacher!r}"
-        )
+    agents = [teacher_factory(game, teacher)(seed * (n + 1) + p) for p in range(n)]
     env.reset(seed=seed * (n + 1) + n)
     observations, masks, targets, seats = [], [], [], []
     final = np.zeros(n)
@@ -70,8 +66,11 @@ def _teacher_game(
         mask = env.action_mask(name).astype(bool)
         masks.append(mask)
         action = agents[seat].act(env, name)
-        visits = agents[seat].visits[: mask.size].astype(np.float64) * mask
-        if visits.sum() <= 0:  # a decision with nothing searched: the chosen action
+        if isinstance(agents[seat], MCTSAgent):
+            visits = agents[seat].visits[: mask.size].astype(np.float64) * mask
+        else:
+            visits = np.zeros(mask.size)  # a bot: its chosen action
+        if visits.sum() <= 0:  # (or a decision with nothing searched)
             visits[action] = 1.0
         targets.append((visits / visits.sum()).astype(np.float32))
         seats.append(seat)
@@ -83,6 +82,16 @@ def _teacher_game(
         returns[i] = float(final[seats[i]] * gamma ** later[seats[i]])
         later[seats[i]] += 1
     return observations, masks, targets, returns, seats
+
+
+def teacher_factory(game: GameSpec, teacher: str) -> Callable[[int], Any]:
+    """The teacher's agent factory: an mcts spec or one of the game's bots (a ValueError
+    otherwise, random play included: there is nothing to learn from it)."""
+    named = isinstance(teacher, str) and (teacher in game.bots or teacher.partition(":")[0] == "mcts")
+    if not named:
+        choices = ", ".join(["mcts[:key=value,...]", *game.bots])
+        raise ValueError(f"{game.name}: the teacher must be the search or a bot ({choices}); got {teacher!r}")
+    return agent_factory(game, teacher)
 
 
 def collect(

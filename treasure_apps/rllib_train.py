@@ -41,7 +41,7 @@ from typing import Any
 
 import numpy as np
 
-from treasure_apps.arguments import parse_options
+from treasure_apps.arguments import check_gamma, parse_options
 from treasure_apps.evaluate import EVAL_FILE
 from treasure_apps.progress import PlainProgress, is_terminal
 from treasure_apps.rllib_policy import (
@@ -102,6 +102,7 @@ def _check(config: RLlibTrainConfig) -> None:
             raise ValueError(f"{name} must be from 0 to 1; got {getattr(config, name)!r}")
     if config.minutes < 0:
         raise ValueError(f"minutes must be 0 (no budget) or positive; got {config.minutes!r}")
+    check_gamma(config.gamma)
 
 
 # -- the policy mapping (runs in the env runners) -------------------------------------------
@@ -501,6 +502,7 @@ def run(args: argparse.Namespace) -> int:
             iterations=args.iterations,
             eval_every=args.eval_every,
             eval_games=args.eval_games,
+            gamma=args.gamma,  # the game's horizon, so the recipe's (or --gamma) like sb3's
             **ppo,
         )
         out = Path(args.out or f"runs/{game.name}_{options['num_players']}p_rllib")

@@ -26,12 +26,13 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from treasure_apps.arguments import add_game_arguments, parse_options, split_agents
+from treasure_apps.arguments import add_game_arguments, check_gamma, parse_options, split_agents
 from treasure_apps.evaluate import EVAL_FILE, TRAIN_EXTRA_HINT, learning_curve, win_rate, win_rate_table
+from treasure_apps.imitation import teacher_factory
 from treasure_apps.progress import PlainProgress, is_terminal
 from treasure_apps.recipes import RECIPES, apply_recipe
 from treasure_apps.stats import WinRate
-from treasure_core.agents import AgentFactory, agent_factory, parse_mcts_spec
+from treasure_core.agents import AgentFactory, agent_factory
 from treasure_core.game import GameSpec, rules_options
 from treasure_core.registry import get_game
 
@@ -58,7 +59,7 @@ class TrainConfig:
     eval_games: int = 200
     final_games: int = 1000  # games per opponent in the final evaluation table
     minutes: float = 0.0  # a wall-time budget for the whole run (0: none); stops at it or at steps
-    teacher: str = ""  # an mcts spec: clone its decisions before PPO (treasure_apps.imitation)
+    teacher: str = ""  # an mcts spec or a bot: clone its decisions before PPO (treasure_apps.imitation)
     teacher_decisions: int = 40_000
     teacher_epochs: int = 15
     checkpoint_every: int = 50_000
@@ -66,7 +67,7 @@ class TrainConfig:
     n_steps: int = 128  # per game per rollout: n_envs * n_steps decisions per update
     batch_size: int = 256
     n_epochs: int = 4
-    gamma: float = 0.995
+    gamma: float = 0.995  # PPO's discount per learner decision
     ent_coef: float = 0.01
     net_arch: list[int] = field(default_factory=lambda: [128, 128])
     torch_threads: int = 1
@@ -82,6 +83,7 @@ def _check(config: TrainConfig) -> None:
             raise ValueError(f"{name} must be a positive integer; got {value!r}")
     if not 0.0 <= config.fixed_share <= 1.0:
         raise ValueError(f"fixed_share must be from 0 to 1; got {config.fixed_share!r}")
+    check_gamma(config.gamma)
     for name in ("minutes", "learning_rate", "ent_coef"):
         value = getattr(config, name)
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value < float("inf"):
@@ -122,7 +124,7 @@ def train(
     config = config or TrainConfig()
     _check(config)
     if config.teacher:
-        parse_mcts_spec(config.teacher, game)  # a bad teacher fails before anything is written
+        teacher_factory(game, config.teacher)  # a bad teacher fails before anything is written
     # The learner's env is always the box format and masked: the drivers' options do not apply.
     options = rules_options(game.validate(options))
     fixed = config.fixed_opponents or [next(iter(game.bots), "random")]
@@ -299,7 +301,7 @@ def write_final(out: Path, results: list[tuple[str, WinRate]]) -> Path:
 # The flags a recipe may set: None in argparse, filled from the recipe, then from TrainConfig
 # (the fixed opponents as their comma-separated flag: "" is the game's first bot).
 RECIPE_FLAGS = ("steps", "minutes", "fixed_share", "teacher", "teacher_decisions", "net_arch")
-RECIPE_FLAGS += ("learning_rate", "ent_coef", "final_games", "eval_every", "eval_games")
+RECIPE_FLAGS += ("learning_rate", "ent_coef", "gamma", "final_games", "eval_every", "eval_games")
 
 
 def resolve(args: argparse.Namespace) -> None:
@@ -331,6 +333,7 @@ def run(args: argparse.Namespace) -> int:
             net_arch=list(args.net_arch),
             learning_rate=args.learning_rate,
             ent_coef=args.ent_coef,
+            gamma=args.gamma,
         )
         out = Path(args.out or f"runs/{game.name}_{options['num_players']}p")
         recipe = " (its recipe)" if args.recipe else ""
@@ -403,8 +406,8 @@ def add_subcommand(subparsers: Any) -> None:
     parser.add_argument(
         "--teacher",
         default=None,
-        help="warm start: clone this search's decisions, then PPO (an mcts spec, e.g. mcts:sims=200; "
-        "default: none)",
+        help="warm start: clone this teacher's decisions, then PPO (an mcts spec such as mcts:sims=200, "
+        "or a bot; default: none)",
     )
     parser.add_argument(
         "--teacher-decisions",
@@ -426,6 +429,12 @@ def add_subcommand(subparsers: Any) -> None:
     )
     parser.add_argument(
         "--ent-coef", type=float, default=None, help=f"PPO's entropy bonus (default: {defaults.ent_coef})"
+    )
+    parser.add_argument(
+        "--gamma",
+        type=float,
+        default=None,
+        help=f"PPO's discount per learner decision (default: {defaults.gamma})",
     )
     parser.add_argument(
         "--snapshot-every",
