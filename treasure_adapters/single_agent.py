@@ -44,7 +44,7 @@ OpponentSpec = AgentSpec  # an opponent: a name, a factory seed -> Agent, or an 
 
 
 def gym_id(game_name: str) -> str:
-    """The Gymnasium id of a game, versioned as its env_name: nakbe_v1 -> "treasure_envs/Nakbe-v2"."""
+    """The Gymnasium id of a game, versioned as its env_name: nakbe_v2 -> "treasure_envs/Nakbe-v2"."""
     version = get_game(game_name).env_name.rsplit("_v", 1)[1]
     title = "".join(part.capitalize() for part in game_name.split("_"))
     return f"{GYM_NAMESPACE}/{title}-v{version}"
