@@ -369,11 +369,12 @@ def preview_places(tile, tiles, positions, colour, beach, temple, sides, now, co
     # Laid paths (other adventurers aside, as they move on): completing a way, and items.
     paths = paths_of(sides)
     reach = path_reach(paths, tiles, beach, position)
-    to_temple = temple_reach(paths, tiles, temple)
     joins_start = (beach_entry | tile_joins(sides, exits, reach)) & ~laid
     completes = np.int64(0)
-    if (reach & to_temple) == 0:
-        completes = joins_start & (temple_entry | tile_joins(sides, exits, to_temple))
+    if joins_start:  # else no field completes a way: the temple's reach is not needed
+        to_temple = temple_reach(paths, tiles, temple)
+        if (reach & to_temple) == 0:
+            completes = joins_start & (temple_entry | tile_joins(sides, exits, to_temple))
     item = ITEM_POINTS[TILE_ITEM[tile]] / MAX_ITEM_POINTS
     fields = shorter | passes | joins_start
     while fields:
