@@ -276,7 +276,7 @@ LIMIT = int(UNREACHABLE)  # the costs in whole steps
 FAR = LIMIT + 1  # the cost of a field not reached within LIMIT
 _EMPTY = int(EMPTY_COST)
 _BLOCKED = int(BLOCKED_COST)
-_DEAREST = _EMPTY + _BLOCKED  # the dearest step: a costlier field is never reached after a gap this long
+DEAREST = _EMPTY + _BLOCKED  # the dearest step: a costlier field is never reached after a gap this long
 ALL_FIELDS = (1 << NUM_CELLS) - 1
 _NOT_FIRST_COLUMN = sum(1 << cell for cell in range(NUM_CELLS) if cell % COLS != 0)
 _NOT_LAST_COLUMN = sum(1 << cell for cell in range(NUM_CELLS) if cell % COLS != COLS - 1)
@@ -436,7 +436,7 @@ def spread(paths, blocked, reached, stop, limit, extra=0, fields_in=ALL_FIELDS):
     found = FAR
     # The fields one step on from those reached at d - 1, ..., d - 6.
     on_1 = on_2 = on_3 = on_4 = on_5 = on_6 = np.int64(0)
-    horizon = _DEAREST + 1  # past the dearest seed (way_costs': the door's cost and a step)
+    horizon = DEAREST + 1  # past the dearest seed (way_costs': the door's cost and a step)
     for d in range(limit + 1):
         fields = reached[d] | (on_1 & costs_1) | (on_3 & costs_3) | (on_4 & costs_4) | (on_6 & costs_6)
         fields &= ~seen
@@ -450,7 +450,7 @@ def spread(paths, blocked, reached, stop, limit, extra=0, fields_in=ALL_FIELDS):
         on_6, on_5, on_4, on_3, on_2 = on_5, on_4, on_3, on_2, on_1
         on_1 = step_from(paths, fields)
         if on_1:
-            horizon = d + _DEAREST
+            horizon = d + DEAREST
         elif d >= horizon:
             break  # no step left that could reach a field
     return found
@@ -500,37 +500,60 @@ def two_lanes(masks):
     )
 
 
+COST_BITS = 5  # a cost 0 .. FAR in binary: way_costs' bit planes
+assert FAR == (1 << COST_BITS) - 1  # a field never reached reads FAR: set in every plane
+
+
 @njit(cache=True)
-def way_costs(paths, tiles, positions, colour, beach, temple, beyond, reached, forward, backward):
-    """island_distance, returned, and its costs both ways, in one search of two lanes:
-    forward[cell] the cost of reaching `cell` from the adventurer's place (its own cost
-    included), for the costs below the distance (the others cannot shorten it); backward[cell]
-    the cost of a way from just before `cell` into the temple (paths join both ways: spread
-    from the door), `cell`'s own cost included, for the ways of at most `beyond` steps more than
-    the distance (an adventurer standing on `cell` has backward[cell] - field_cost(cell) to go,
-    and the door is found at distance - 1, so the backward lane goes beyond + 2 costs past it).
-    FAR elsewhere."""
-    forward[:] = FAR
-    backward[:] = FAR
+def way_costs(paths, tiles, positions, colour, beach, temple, beyond, reached):
+    """island_distance and its costs both ways, in one search of two lanes: the forward lane
+    the cost of reaching a field from the adventurer's place (its own cost included), for the
+    costs below the distance (the others cannot shorten it); the backward lane the cost of a
+    way from just before a field into the temple (paths join both ways: spread from the door),
+    the field's own cost included, for the ways of at most `beyond` steps more than the distance
+    (an adventurer standing on it has that cost less its field_cost to go, and the door is found
+    at distance - 1, so the backward lane goes beyond + 2 costs past it). FAR elsewhere.
+
+    Returns the distance and the costs as COST_BITS bit planes of both lanes (cost_at reads a
+    field's): no per-field array to fill. reached[d] keeps the fields of both lanes first
+    reached at cost d (the forward lane's beyond the distance included), all clear when
+    walled in (the distance UNREACHABLE)."""
     door = JUNGLE_CELL[temple]
     if not seed_start(tiles, positions[colour], beach, reached) or not door_open(tiles, temple):
-        return UNREACHABLE  # walled in on the beach, or a tile turns its back on the temple
+        reached[:] = 0  # the beach's seed, when the door is shut
+        return UNREACHABLE, (BOTH_LANES, BOTH_LANES, BOTH_LANES, BOTH_LANES, BOTH_LANES)
     blocked = others_blocking(positions, colour)
-    # The door's own cost, then the step into the temple: at most _DEAREST + 1.
+    # The door's own cost, then the step into the temple: at most DEAREST + 1.
     reached[field_cost(paths[0], blocked, door) + 1] |= np.int64(1) << (door + LANE)
     lanes = two_lanes(paths)
     arrival = spread(lanes, blocked | (blocked << LANE), reached, door, LIMIT, beyond + 2, BOTH_LANES)
     distance = min(arrival + 1, LIMIT)
-    for d in range(LIMIT + 1):
-        ahead = reached[d] & ALL_FIELDS if d < distance else np.int64(0)
-        while ahead:
-            forward[trailing_zeros(ahead)] = d
-            ahead &= ahead - 1
-        back = reached[d] >> LANE
-        while back:
-            backward[trailing_zeros(back)] = d
-            back &= back - 1
-    return float(distance)
+    seen = np.int64(0)
+    plane_0 = plane_1 = plane_2 = plane_3 = plane_4 = np.int64(0)
+    for d in range(LIMIT + 1):  # without branches, for speed
+        fields = reached[d] & ~(ALL_FIELDS & -np.int64(d >= distance))
+        seen |= fields
+        plane_0 |= fields & -np.int64(d & 1)
+        plane_1 |= fields & -np.int64((d >> 1) & 1)
+        plane_2 |= fields & -np.int64((d >> 2) & 1)
+        plane_3 |= fields & -np.int64((d >> 3) & 1)
+        plane_4 |= fields & -np.int64((d >> 4) & 1)
+    unseen = BOTH_LANES & ~seen
+    planes = (plane_0 | unseen, plane_1 | unseen, plane_2 | unseen, plane_3 | unseen, plane_4 | unseen)
+    return float(distance), planes
+
+
+@njit(cache=True, inline="always")
+def cost_at(planes, bit):
+    """The cost way_costs' bit planes hold at `bit`: a field, or a field + LANE backward."""
+    plane_0, plane_1, plane_2, plane_3, plane_4 = planes
+    return (
+        ((plane_0 >> bit) & 1)
+        | (((plane_1 >> bit) & 1) << 1)
+        | (((plane_2 >> bit) & 1) << 2)
+        | (((plane_3 >> bit) & 1) << 3)
+        | (((plane_4 >> bit) & 1) << 4)
+    )
 
 
 @njit(cache=True, inline="always")

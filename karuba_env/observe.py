@@ -35,11 +35,14 @@ from karuba_env.data import (
     TREASURE_VALUES,
 )
 from karuba_env.kernels import (
+    ALL_FIELDS,
+    DEAREST,
     FAR,
+    LANE,
     LIMIT,
     UNREACHABLE,
+    cost_at,
     current_tile,
-    field_cost,
     island_distance,
     island_paths,
     island_sides,
@@ -292,6 +295,15 @@ def observe(state: np.ndarray, player: int, out: np.ndarray) -> None:
         write_distances(state, player, out)
 
 
+# write_preview's working array: spread's costs 0 .. LIMIT, then way_fields' pad (a backward
+# cost FAR, and the costs past it that it looks up: zeros; at most a distance below LIMIT and
+# a field's cost), then a copy of the island to lay the tile on (trial, as int64: one
+# allocation a call).
+_REACHED_SIZE = LIMIT + DEAREST
+assert _REACHED_SIZE > FAR
+_TRIAL = _REACHED_SIZE
+
+
 @njit(cache=True)
 def write_preview(state: np.ndarray, player: int, out: np.ndarray) -> bool:
     """What each legal decision of `player` on the tile showing would do to its adventurers'
@@ -307,10 +319,10 @@ def write_preview(state: np.ndarray, player: int, out: np.ndarray) -> bool:
     positions = state[ADVENTURER_POS + player * NUM_COLOURS : ADVENTURER_POS + (player + 1) * NUM_COLOURS]
     sides = island_sides(tiles)
     paths = paths_of(sides)
-    reached = new_scratch()
-    forward = np.empty(NUM_CELLS, np.int64)
-    backward = np.empty(NUM_CELLS, np.int64)
-    trial = tiles.copy()  # the island with the tile laid on one field
+    work = np.empty(_REACHED_SIZE + NUM_CELLS, np.int64)
+    reached = work[:_REACHED_SIZE]
+    trial = work[_TRIAL:]  # the island with the tile laid on one field
+    trial[:] = tiles
     steps = TILE_EXIT_COUNT[tile]  # "as many steps as there are paths leading to the edge"
     for colour in range(NUM_COLOURS):
         if positions[colour] == IN_TEMPLE:
@@ -319,24 +331,18 @@ def write_preview(state: np.ndarray, player: int, out: np.ndarray) -> bool:
         temple = state[TEMPLE_JUNGLE + colour] - 1
         # A move of `steps` over laid fields leaves at most `steps` more to go than now: costs
         # beyond that change no feature (nor, for a tile, beyond now).
-        now = int(
-            way_costs(paths, tiles, positions, colour, beach, temple, steps, reached, forward, backward)
-        )
+        distance, costs = way_costs(paths, tiles, positions, colour, beach, temple, steps, reached)
+        now = int(distance)
         out[_DISTANCE + colour] = now / UNREACHABLE
-        preview_places(
-            tile, tiles, positions, colour, beach, temple, sides, now, forward, backward, trial, reached, out
-        )
-        preview_moves(state, player, colour, steps, now, backward, out)
+        preview_places(tile, tiles, positions, colour, beach, temple, sides, now, costs, trial, reached, out)
+        preview_moves(state, player, colour, steps, now, costs, out)
     return True
 
 
 @njit(cache=True, inline="always")
-def preview_places(
-    tile, tiles, positions, colour, beach, temple, sides, now, forward, backward, trial, reached, out
-):
-    """place_preview for one adventurer (write_preview), `now` its distance, forward and
-    backward its way_costs; `trial` a copy of the island, `reached` a
-    new_scratch() array.
+def preview_places(tile, tiles, positions, colour, beach, temple, sides, now, costs, trial, reached, out):
+    """place_preview for one adventurer (write_preview), `now` its distance, costs and reached
+    its way_costs (reached padded: _REACHED_SIZE); `trial` a copy of the island.
 
     Laying the tile on a free field i changes only the ways through i, and makes each of them
     cheaper by EMPTY_COST - 1, so the cheapest way through i is read from the two cost maps
@@ -355,7 +361,7 @@ def preview_places(
     temple_entry = np.int64(0)  # the free field it would step into the temple from
     if exits & JUNGLE_SIDE[temple]:
         temple_entry = (np.int64(1) << JUNGLE_CELL[temple]) & ~laid
-    near_start, near_temple, every = way_fields(laid, blocked, forward, backward, now)
+    near_start, near_temple, every = way_fields(laid, blocked, reached, costs, now)
     from_start = beach_entry | tile_joins(sides, exits, near_start)
     to_end = temple_entry | tile_joins(sides, exits, near_temple)
     shorter = from_start & to_end & ~laid
@@ -363,11 +369,12 @@ def preview_places(
     # Laid paths (other adventurers aside, as they move on): completing a way, and items.
     paths = paths_of(sides)
     reach = path_reach(paths, tiles, beach, position)
-    to_temple = temple_reach(paths, tiles, temple)
     joins_start = (beach_entry | tile_joins(sides, exits, reach)) & ~laid
     completes = np.int64(0)
-    if (reach & to_temple) == 0:
-        completes = joins_start & (temple_entry | tile_joins(sides, exits, to_temple))
+    if joins_start:  # else no field completes a way: the temple's reach is not needed
+        to_temple = temple_reach(paths, tiles, temple)
+        if (reach & to_temple) == 0:
+            completes = joins_start & (temple_entry | tile_joins(sides, exits, to_temple))
     item = ITEM_POINTS[TILE_ITEM[tile]] / MAX_ITEM_POINTS
     fields = shorter | passes | joins_start
     while fields:
@@ -382,8 +389,8 @@ def preview_places(
             while near:
                 other = trailing_zeros(near)
                 near &= near - 1
-                arrive = min(arrive, forward[other] + 1)
-                leave = min(leave, backward[other])
+                arrive = min(arrive, cost_at(costs, other) + 1)
+                leave = min(leave, cost_at(costs, other + LANE))
             after = min(arrive + leave, now)
         if after == now and passes & bit and arrive + leave > now:
             trial[cell] = tile
@@ -399,9 +406,9 @@ def preview_places(
 
 
 @njit(cache=True, inline="always")
-def preview_moves(state, player, colour, steps, now, backward, out):
+def preview_moves(state, player, colour, steps, now, costs, out):
     """move_preview for one adventurer (write_preview): its legal targets (reachable_targets,
-    the legal mask's own), `now` its distance, backward its way_costs."""
+    the legal mask's own), `now` its distance, costs its way_costs."""
     n = state[NUM_PLAYERS]
     targets = reachable_targets(state, player, colour, steps)
     while targets:
@@ -413,7 +420,8 @@ def preview_moves(state, player, colour, steps, now, backward, out):
             # "takes the most valuable treasure of this temple color remaining"
             out[base + MOVE_TREASURE] = TREASURE_VALUES[n, state[STACK_TAKEN + colour]] / MAX_TREASURE
         else:
-            left = min(backward[target] - 1, LIMIT)  # its own field: laid, and no one else's
+            # its own field: laid, and no one else's
+            left = min(cost_at(costs, target + LANE) - 1, LIMIT)
             # "an adventurer must finish their turn on the tile" to collect its item
             out[base + MOVE_ITEM] = (
                 ITEM_POINTS[state[CELL_ITEM + player * NUM_CELLS + target]] / MAX_ITEM_POINTS
@@ -424,55 +432,54 @@ def preview_moves(state, player, colour, steps, now, backward, out):
 
 
 @njit(cache=True, inline="always")
-def cost_span(arrival: int, cost: int) -> int:
-    """The costs a way spends on a field it reaches at `arrival`, a bit set of 1 .. LIMIT: from
-    its entry (arrival - cost + 1) to its arrival."""
-    return ((np.int64(1) << (arrival + 1)) - (np.int64(1) << max(arrival - cost + 1, 1))) & ~np.int64(1)
+def way_fields(laid, blocked, reached, costs, now):
+    """For preview_places, as bit sets, read from way_costs' reached (padded: _REACHED_SIZE)
+    and costs: the fields reached from the start below now - 2, those below now - 1 from the
+    temple (a way through a new tile costs 1 to enter it and at least 1 to go on: only such
+    neighbours can make it shorter than now), and those every cheapest way passes.
 
-
-@njit(cache=True, inline="always")
-def way_fields(laid, blocked, forward, backward, now):
-    """For preview_places, as bit sets: the fields reached from the start below now - 2, those
-    below now - 1 from the temple (a way through a new tile costs 1 to enter it and at least 1
-    to go on: only such neighbours can make it shorter than now), and those every cheapest way
-    passes. A cheapest way spends each cost 1 .. now - 1 on exactly one of its fields, and a
-    field on a cheapest way always the same costs (cost_span), so a way through another field
-    sharing one of them avoids it: a field lies on every cheapest way exactly when it shares
-    none of its costs."""
+    A field of cost c reached at a lies on a cheapest way when its backward cost is
+    now - a + c. A cheapest way spends each cost 1 .. now - 1 on exactly one of its fields,
+    and a field on a cheapest way always the costs max(a - c + 1, 1) .. a, so a way through
+    another field sharing one of them avoids it: a field lies on every cheapest way exactly
+    when no other such field shares one of its costs."""
+    costs_1 = laid & ~blocked  # by field_cost
+    costs_3 = laid & blocked
+    costs_4 = ~laid & ~blocked & ALL_FIELDS
+    costs_6 = ~laid & blocked & ALL_FIELDS
     near_start = np.int64(0)
     near_temple = np.int64(0)
-    on_ways = np.int64(0)
-    for cell in range(NUM_CELLS):  # without branches, for speed
-        arrival = forward[cell]
-        to_go = backward[cell] - field_cost(laid, blocked, cell)
-        near_start |= np.int64(arrival < now - 2) << cell
-        near_temple |= np.int64(backward[cell] < now - 1) << cell
-        on_ways |= np.int64((arrival < now) & (arrival + to_go == now)) << cell
+    for d in range(now - 2):
+        near_start |= reached[d]
+    for d in range(now - 1):
+        near_temple |= reached[d]
+    near_start &= ALL_FIELDS
+    near_temple = near_temple >> LANE
     if now >= LIMIT:
         return near_start, near_temple, np.int64(0)  # out of reach (or beyond): no tile lengthens it
-    once = np.int64(0)
-    shared = np.int64(0)
-    fields = on_ways
-    while fields:
-        cell = trailing_zeros(fields)
-        fields &= fields - 1
-        span = field_span(laid, blocked, forward, cell)
-        shared |= once & span
-        once |= span
-    every = np.int64(0)
-    while on_ways:
-        cell = trailing_zeros(on_ways)
-        on_ways &= on_ways - 1
-        if not shared & field_span(laid, blocked, forward, cell):
-            every |= np.int64(1) << cell
-    return near_start, near_temple, every
-
-
-@njit(cache=True, inline="always")
-def field_span(laid, blocked, forward, cell):
-    """cost_span of a field on a cheapest way (the first field: its cost from the beach)."""
-    arrival = forward[cell]
-    return cost_span(arrival, min(field_cost(laid, blocked, cell), arrival))
+    plane_0, plane_1, plane_2, plane_3, plane_4 = costs
+    reached[FAR] = plane_0 & plane_1 & plane_2 & plane_3 & plane_4 & ~ALL_FIELDS  # backward FAR
+    on_ways = np.int64(0)
+    for arrival in range(now):  # without branches, for speed
+        to_go = now - arrival  # a field's backward cost on a cheapest way, less its own
+        on_ways |= reached[arrival] & (
+            (costs_1 & (reached[to_go + 1] >> LANE))
+            | (costs_3 & (reached[to_go + 3] >> LANE))
+            | (costs_4 & (reached[to_go + 4] >> LANE))
+            | (costs_6 & (reached[to_go + 6] >> LANE))
+        )
+    on_ways &= ALL_FIELDS
+    shared = np.int64(0)  # the fields on cheapest ways that share a cost with another
+    for cost in range(1, now):  # the fields spending `cost`: reached at cost .. cost + c - 1
+        within_1 = reached[cost]
+        within_3 = within_1 | reached[cost + 1] | reached[cost + 2]
+        within_4 = within_3 | reached[cost + 3]
+        within_6 = within_4 | reached[cost + 4] | reached[cost + 5]
+        spending = on_ways & (
+            (costs_1 & within_1) | (costs_3 & within_3) | (costs_4 & within_4) | (costs_6 & within_6)
+        )
+        shared |= spending & -np.int64((spending & (spending - 1)) != 0)
+    return near_start, near_temple, on_ways & ~shared
 
 
 @njit(cache=True)

@@ -102,6 +102,7 @@ from nakum_env.state import (
 )
 from treasure_core.header import CURRENT_PLAYER, NUM_PLAYERS, TERMINAL
 from treasure_core.jit import njit
+from treasure_core.kernels import equal_flag
 from treasure_core.layout import offsets
 
 NUM_RES = 5
@@ -350,16 +351,17 @@ def write_seat(state: np.ndarray, seat: int, out: np.ndarray, start: int) -> Non
     """Seat's public block into out[start : start + SEAT_SIZE], every feature written (no
     clearing first).
 
-    For speed: in the output's order, each flag without a branch, through views of the block
-    and of the state's owner tables, which numba compiles to tighter loops than offsets."""
+    For speed: in the output's order, each flag without a branch (equal_flag), through views
+    of the block and of the state's owner tables, which numba compiles to tighter loops than
+    offsets."""
     row = out[start : start + SEAT_SIZE]
     mark = seat + 1
     row[_S_IN_GAME] = 1.0
-    row[_S_TO_ACT] = (state[CURRENT_PLAYER] == seat) & (state[TERMINAL] == 0)
-    row[_S_START] = state[START] == seat
+    row[_S_TO_ACT] = equal_flag(state[CURRENT_PLAYER], seat) & equal_flag(state[TERMINAL], 0)
+    row[_S_START] = equal_flag(state[START], seat)
     clan = state[CLAN + seat]
     for c in range(NUM_CLANS):
-        row[_S_CLAN + c] = c == clan
+        row[_S_CLAN + c] = equal_flag(c, clan)
     res = RES + seat * NUM_RES
     for r in range(GOODS):
         row[_S_GOODS + r] = state[res + r] / CLAN_LIMIT[clan, r]
@@ -381,33 +383,34 @@ def write_seat(state: np.ndarray, seat: int, out: np.ndarray, start: int) -> Non
     played = state[HERITAGE_PLAYED : HERITAGE_PLAYED + NUM_HERITAGE]
     in_hand = 0
     for card in range(NUM_HERITAGE):
-        held = holders[card] == mark
-        row[_S_HERITAGE + card] = held & (played[card] != 0)
-        in_hand += held & (played[card] == 0)
+        held = equal_flag(holders[card], mark)
+        face_down = equal_flag(played[card], 0)
+        row[_S_HERITAGE + card] = held & (1 - face_down)
+        in_hand += held & face_down
     # / 3 (solo: / the 4 Heritage cards the human holds)
     row[_S_HAND_SIZE] = in_hand / (3.0 if state[NUM_PLAYERS] > 1 else SOLO_HERITAGE_DEALT)
     owners = state[MARKET_OWNER : MARKET_OWNER + NUM_MARKET]
     for card in range(NUM_MARKET):
-        row[_S_MARKET + card] = owners[card] == mark
+        row[_S_MARKET + card] = equal_flag(owners[card], mark)
     owners = state[OFFERING_OWNER : OFFERING_OWNER + NUM_OFFERINGS]
     for card in range(NUM_OFFERINGS):
-        row[_S_OFFERINGS + card] = owners[card] == mark
+        row[_S_OFFERINGS + card] = equal_flag(owners[card], mark)
     owners = state[EXPLORER : EXPLORER + MAX_POSITIONS]
     for position in range(MAX_POSITIONS):
-        row[_S_EXPLORER + position] = owners[position] == mark
+        row[_S_EXPLORER + position] = equal_flag(owners[position], mark)
     # [position, space]: a worker on either of its places
     owners = state[SPACE_WORKER : SPACE_WORKER + MAX_POSITIONS * MAX_SPACES * SPACE_PLACES]
     for spot in range(MAX_POSITIONS * MAX_SPACES):
-        row[_S_SPACE + spot] = (owners[spot * SPACE_PLACES] == mark) | (
-            owners[spot * SPACE_PLACES + 1] == mark
+        row[_S_SPACE + spot] = equal_flag(owners[spot * SPACE_PLACES], mark) | equal_flag(
+            owners[spot * SPACE_PLACES + 1], mark
         )
     owners = state[ENCAMP_WORKER : ENCAMP_WORKER + MAX_POSITIONS * 2]
     for spot in range(MAX_POSITIONS * 2):
-        row[_S_ENCAMP + spot] = owners[spot] == mark
+        row[_S_ENCAMP + spot] = equal_flag(owners[spot], mark)
     for s in range(PITUK_SPACES):
-        row[_S_SPECIAL + s] = state[PITUK_WORKER + s] == mark
-    row[_S_SPECIAL + PITUK_SPACES] = state[START_WORKER] == mark
-    row[_S_SPECIAL + PITUK_SPACES + 1] = state[INCREASE_WORKER] == mark
+        row[_S_SPECIAL + s] = equal_flag(state[PITUK_WORKER + s], mark)
+    row[_S_SPECIAL + PITUK_SPACES] = equal_flag(state[START_WORKER], mark)
+    row[_S_SPECIAL + PITUK_SPACES + 1] = equal_flag(state[INCREASE_WORKER], mark)
 
 
 @njit(cache=True)

@@ -52,6 +52,19 @@ def tie_key(salt: int, state: np.ndarray, action: int) -> np.uint64:
     return mix64(np.uint64(salt) ^ mix64(decision))
 
 
+@njit(cache=True, inline="always")
+def equal_flag(a: int, b: int) -> int:
+    """1 when a == b, else 0, for values in int32's range (a state's), without a branch. For
+    `out[i] = a == b` numba stores 1.0 or 0.0 by a branch, which the CPU mispredicts on flags
+    that vary (an encoder's loop of them costs about four times as much); the zero test of the
+    low 32 bits of a ^ b by a subtraction's borrow is not turned back into one."""
+    low = (np.int64(a) ^ np.int64(b)) & _LOW_32_BITS
+    return ((low - 1) >> 63) & 1
+
+
+_LOW_32_BITS = 0xFFFFFFFF
+
+
 @njit(cache=True)
 def winners_mask(scores: np.ndarray, tiebreaks: np.ndarray, num_players: int, out: np.ndarray) -> int:
     """out[p] = 1 for every winner among scores[:num_players]: highest score, then highest
