@@ -14,7 +14,7 @@ import pytest
 from treasure_core.aec import TreasureAECEnv
 from treasure_core.game import Dims
 from treasure_core.header import REWARD_SCORE_DIFF, REWARD_WIN_LOSS
-from treasure_core.kernels import outcome_rewards, winners_mask
+from treasure_core.kernels import equal_flag, outcome_rewards, winners_mask
 from treasure_core.options import Option, validate_options
 from treasure_core.registry import all_games, game_names, get_game, make_env
 from treasure_core.rng import rng_below, rng_next, rng_seed, rng_shuffle
@@ -81,6 +81,14 @@ def test_rng_shuffle_is_a_permutation_and_uniform():
         assert sorted(values) == [0, 1, 2, 3]
         firsts[values[0]] += 1
     assert (abs(firsts - 2000) < 200).all()
+
+
+def test_equal_flag_is_the_equality_over_int32s_range():
+    edges = [-(2**31), -(2**31) + 1, -2, -1, 0, 1, 2, 255, 2**31 - 2, 2**31 - 1]
+    values = edges + list(np.random.default_rng(0).integers(-(2**31), 2**31, 40))
+    for a in values:
+        for b in values + [a]:
+            assert equal_flag(int(a), int(b)) == int(a == b), (a, b)
 
 
 def test_winners_share_ties_after_the_tiebreak():
