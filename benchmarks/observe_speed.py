@@ -1,7 +1,7 @@
 """Where the batch-with-observations loop's time goes, per game, beside Pgx's jitted step.
 
     python benchmarks/observe_speed.py [GAME ...] [--seconds 2] [--threads 1 2] [--dtype float32]
-                                       [--no-pgx]
+                                       [--no-pgx] [--option NAME=VALUE ...]
 
 The loop is `treasure-envs bench`'s batch row (treasure_apps.bench.batch_python_loop): 1,024
 games, each step `observe(out=...)`, `random_actions()` and `step()`. Here each of the three
@@ -14,19 +14,26 @@ subprocess script), measured in the same run. Each figure is the best of several
 `--kernel` adds one more column on the 1-thread rows: the observe kernel alone on fixed
 snapshots, in CPU time (robust on a busy machine), the figure the encoders' rewrites are judged
 by; tests/test_observe_digest.py checks that a rewrite keeps every feature bit for bit.
+
+`--option NAME=VALUE` (repeatable, one option set as on the command line) measures each game
+twice in the same run, at its defaults and then at that option set (a row of its own, beside the
+same Pgx figure): `python benchmarks/observe_speed.py karuba --kernel --threads 1 --option
+previews=false`.
 """
 
 from __future__ import annotations
 
 import argparse
 import time
+from typing import Any
 
 import numba
 import numpy as np
 
 from treasure_apps.bench import peer_pgx
 from treasure_core.batch import BatchRunner, _observe_kernel
-from treasure_core.registry import game_names
+from treasure_core.options import parse_cli_value
+from treasure_core.registry import game_names, get_game
 
 N_GAMES = 1024
 WARM_STEPS = 300  # random steps before timing: the games' stages spread out
@@ -90,6 +97,27 @@ def kernel_ns(runner: BatchRunner, dtype: str, samples: int = 40) -> float:
     return best * 1e9
 
 
+def option_sets(game: str, pairs: list[str]) -> list[dict[str, Any]]:
+    """The game's defaults, then (with `pairs`, NAME=VALUE) those options, checked: an unknown
+    name or a bad value is a ValueError naming the option."""
+    if not pairs:
+        return [{}]
+    spec = get_game(game)
+    declared = {option.name: option for option in spec.options}
+    chosen = {}
+    for pair in pairs:
+        name, _, text = pair.partition("=")
+        if name not in declared:
+            raise ValueError(f"{game}: unknown option {name!r}; allowed options are {', '.join(declared)}")
+        chosen[name] = parse_cli_value(declared[name], text)
+    spec.validate(chosen)
+    return [{}, chosen]
+
+
+def row_label(game: str, options: dict[str, Any]) -> str:
+    return " ".join([game, *(f"{name}={value}" for name, value in options.items())])
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -105,8 +133,17 @@ def main() -> None:
         help="our calls in CPU seconds (1 thread: a busy machine's waits left out; Pgx stays wall-clock)",
     )
     parser.add_argument("--no-pgx", action="store_true", help="skip Pgx (no ratio column)")
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a game option, repeatable: each game is measured at its defaults, then at these options",
+    )
     args = parser.parse_args()
     games = args.games or list(game_names())
+    runs = [(game, options) for game in games for options in option_sets(game, args.option)]
+    width = max(9, *(len(row_label(game, options)) + 1 for game, options in runs))
     pgx_ns = None
     if not args.no_pgx:
         pgx = peer_pgx(args.seconds)["pgx connect_four x1024 jitted step from Python"]
@@ -115,11 +152,14 @@ def main() -> None:
     clock = "CPU" if args.cpu else "wall-clock"
     print(f"ns per game step ({clock}), {N_GAMES} games, {args.dtype}, best of {WINDOWS} windows")
     kernel_head = f"{'kernel':>9}" if args.kernel else ""
-    print(f"{'game':<9}{'thr':>4}{'observe':>9}{kernel_head}{'actions':>9}{'step':>9}{'loop':>9}{'× pgx':>8}")
-    for game in games:
+    columns = f"{'observe':>9}{kernel_head}{'actions':>9}{'step':>9}{'loop':>9}{'× pgx':>8}"
+    print(f"{'game':<{width}}{'thr':>4}{columns}")
+    for game, options in runs:
         for threads in args.threads:
             numba.set_num_threads(threads)
-            runner = BatchRunner(game, N_GAMES, seed=0, num_threads=threads, observation_dtype=args.dtype)
+            runner = BatchRunner(
+                game, N_GAMES, seed=0, num_threads=threads, observation_dtype=args.dtype, **options
+            )
             runner.random_playout(WARM_STEPS, seed=0)
             figures = loop_breakdown(runner, args.dtype, args.seconds, args.cpu)
             kernel = ""
@@ -127,8 +167,8 @@ def main() -> None:
                 kernel = f"{kernel_ns(runner, args.dtype):>9.0f}" if threads == 1 else f"{'':>9}"
             ratio = f"{pgx_ns / figures['loop']:>7.2f}x" if pgx_ns else ""
             print(
-                f"{game:<9}{threads:>4}{figures['observe']:>9.0f}{kernel}{figures['random_actions']:>9.0f}"
-                f"{figures['step']:>9.0f}{figures['loop']:>9.0f}{ratio}",
+                f"{row_label(game, options):<{width}}{threads:>4}{figures['observe']:>9.0f}{kernel}"
+                f"{figures['random_actions']:>9.0f}{figures['step']:>9.0f}{figures['loop']:>9.0f}{ratio}",
                 flush=True,
             )
 

@@ -27,6 +27,7 @@ from karuba_env.state import (
     LAYOUT_FIXED,
     LAYOUT_RANDOM,
     N_ACTIONS,
+    P_PREVIEWS,
     PHASES,
     STATE_FIELDS,
     STATE_SIZE,
@@ -113,6 +114,17 @@ GAME_OPTIONS = (
         "<= 20; the rulebook's set-up example obeys it) or difference (a house rule, |beach - jungle| "
         ">= 3, which refuses the example's brown beach 6 / jungle 7)",
     ),
+    Option(
+        "previews",
+        True,
+        (False, True),
+        "True: the observation ends with the decision previews (place_preview, move_preview, "
+        f"adventurer_distance; {observe.OBS_SIZE} features); False: its first "
+        f"{observe.OBS_SIZE_WITHOUT_PREVIEWS} features alone, at the same offsets, and the previews "
+        "are never computed: a several times cheaper observation, for raw throughput, without the "
+        "look-ahead features a learner would get. State, actions, masks, rules and bots are the "
+        "same either way",
+    ),
 )
 
 
@@ -132,11 +144,12 @@ def _game_params(options: dict[str, Any]) -> list[int]:
                     f"jungle {jungle}"
                 )
             beaches[c], jungles[c] = beach, jungle
-    return [mode, rule] + beaches + jungles
+    return [mode, rule] + beaches + jungles + [int(options["previews"])]
 
 
 def _dims(params: np.ndarray) -> Dims:
-    return Dims(STATE_SIZE, N_ACTIONS, observe.OBS_SIZE, observe.FULL_SIZE)
+    obs_size = observe.OBS_SIZE if params[P_PREVIEWS] else observe.OBS_SIZE_WITHOUT_PREVIEWS
+    return Dims(STATE_SIZE, N_ACTIONS, obs_size, observe.FULL_SIZE)
 
 
 def _extra_info(state: np.ndarray, points: np.ndarray, tiebreaks: np.ndarray) -> dict[str, Any]:
@@ -187,8 +200,8 @@ GAME = GameSpec(
 
 
 def raw_env(render_mode: str | None = None, **options: Any) -> TreasureAECEnv:
-    """The bare AEC env. Options: num_players (2..4, default 4), layout, distance_rule, reward,
-    illegal_action (docs/games/karuba.md)."""
+    """The bare AEC env. Options: num_players (2..4, default 4), layout, distance_rule, previews,
+    reward, illegal_action (docs/games/karuba.md)."""
     return TreasureAECEnv(GAME, render_mode=render_mode, **options)
 
 

@@ -158,6 +158,8 @@ FULL = offsets(FULL_LAYOUT)
 ISLAND = offsets(ISLAND_LAYOUT)
 PUBLIC_SIZE = sum(size for _, size in PUBLIC_LAYOUT)
 OBS_SIZE = sum(size for _, size in OBS_LAYOUT)
+# previews=False: the observation stops where the preview starts (karuba_v1's 1,464 features).
+OBS_SIZE_WITHOUT_PREVIEWS = OBS["place_preview"][0]
 FULL_SIZE = sum(size for _, size in FULL_LAYOUT)
 
 _ADV_BEACH = OBS["adventurer_beach"][0]
@@ -276,7 +278,8 @@ def write_island(state: np.ndarray, seat: int, out: np.ndarray, start: int) -> N
 
 @njit(cache=True)
 def observe(state: np.ndarray, player: int, out: np.ndarray) -> None:
-    """What `player` may know: everything but the undrawn order and others' pending decisions."""
+    """What `player` may know: everything but the undrawn order and others' pending decisions.
+    The preview only when `out` holds it (OBS_SIZE; OBS_SIZE_WITHOUT_PREVIEWS: none)."""
     write_public(state, out)
     n = state[NUM_PLAYERS]
     for relative in range(MAX_PLAYERS):
@@ -290,6 +293,8 @@ def observe(state: np.ndarray, player: int, out: np.ndarray) -> None:
     for relative in range(n):
         out[_OBS_SEATS + relative] = 1.0
     out[_OBS_TO_ACT + (state[CURRENT_PLAYER] - player) % n] = 1.0
+    if out.size < OBS_SIZE:
+        return  # previews=False: the driver's out (GAME.dims) stops before the preview
     out[_PLACE_PREVIEW:] = 0.0  # place_preview, move_preview, adventurer_distance
     if not write_preview(state, player, out):  # which writes the distances when it previews
         write_distances(state, player, out)

@@ -79,6 +79,9 @@ P_LAYOUT = PARAMS_HEADER  # LAYOUT_RANDOM, LAYOUT_DRAFT or LAYOUT_FIXED
 P_DISTANCE_RULE = PARAMS_HEADER + 1
 P_FIXED_BEACH = PARAMS_HEADER + 2  # NUM_COLOURS beach numbers (LAYOUT_FIXED)
 P_FIXED_JUNGLE = P_FIXED_BEACH + NUM_COLOURS  # NUM_COLOURS jungle numbers (LAYOUT_FIXED)
+# 1: the observation ends with the decision previews; 0 (previews=False): it stops before them.
+# Only GAME.dims reads it (the observation's size); observe writes the features its out holds.
+P_PREVIEWS = P_FIXED_JUNGLE + NUM_COLOURS
 LAYOUT_RANDOM = 0
 LAYOUT_DRAFT = 1
 LAYOUT_FIXED = 2
