@@ -124,6 +124,7 @@ def draw(name: str, runs: dict[str, dict[str, Any]], out: Path) -> Path | None:
     axes.legend(loc="best", fontsize=8)
     axes.set_title(f"{get_game(name).title}, {players} players: its recipe")
     figure.tight_layout()
+    out.mkdir(parents=True, exist_ok=True)
     path = out / f"{name}_learning_curve.png"
     figure.savefig(path)
     plt.close(figure)
