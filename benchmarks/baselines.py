@@ -24,7 +24,7 @@ from treasure_apps.recipes import RECIPES
 from treasure_core.registry import get_game
 
 ENGINES = {"sb3": ("", "MaskablePPO"), "rllib": ("_rllib", "RLlib PPO")}
-COLOURS = {"sb3": "tab:blue", "rllib": "tab:red"}
+COLOURS = {"sb3": "tab:blue", "rllib": "tab:red", "solo": "tab:green"}
 
 
 def _rows(path: Path) -> list[dict[str, str]]:
@@ -106,15 +106,19 @@ def draw(name: str, runs: dict[str, dict[str, Any]], out: Path) -> Path | None:
     figure, axes = plt.subplots(figsize=(7, 4.2), dpi=110)
     for key, run in mine.items():
         engine = key.split(" ", 1)[1]
+        solo = engine.endswith("solo")  # its curve's two rows are the one in-kernel opponent
         for opponent in dict.fromkeys(row["opponent"] for row in run["curve"]):
-            if opponent not in ("random", "bot"):
+            if opponent not in ("random", "bot") or (solo and opponent != "bot"):
                 continue
             rows = [row for row in run["curve"] if row["opponent"] == opponent]
             minutes = [run["offset"] * (engine.startswith("sb3")) + float(row["minutes"]) for row in rows]
             style = "-" if opponent == "bot" else ":"  # one colour per engine, a line per opponent
             label = f"{ENGINES.get(engine.split()[0], ('', engine))[1]} vs {opponent}"
+            if solo:
+                label = f"{ENGINES['sb3'][1]}, solo, vs its in-kernel opponent"
+            colour = COLOURS["solo" if solo else engine.split()[0]]
             wins = [float(row["win_rate"]) for row in rows]
-            axes.plot(minutes, wins, style, marker="o", ms=3, color=COLOURS[engine.split()[0]], label=label)
+            axes.plot(minutes, wins, style, marker="o", ms=3, color=colour, label=label)
     players = next(iter(mine.values()))["players"]
     axes.axhline(1 / players, color="grey", ls="--", lw=1, label=f"1/{players} (an equal player)")
     axes.set_xlabel("wall-time minutes (sb3: after its teacher's games and cloning)")
@@ -122,7 +126,8 @@ def draw(name: str, runs: dict[str, dict[str, Any]], out: Path) -> Path | None:
     axes.set_ylim(0, 1)
     axes.grid(alpha=0.3)
     axes.legend(loc="best", fontsize=8)
-    axes.set_title(f"{get_game(name).title}, {players} players: its recipe")
+    solo_too = " and solo" if any(key.endswith("solo") for key in mine) else ""
+    axes.set_title(f"{get_game(name).title}, {players} players{solo_too}: its recipe")
     figure.tight_layout()
     out.mkdir(parents=True, exist_ok=True)
     path = out / f"{name}_learning_curve.png"

@@ -264,3 +264,12 @@ def test_the_teacher_at_its_default_count_of_decisions(sb3, tmp_path, capsys):
     assert _train(argv) == 0
     teacher = json.loads((out / "teacher.json").read_text())
     assert 40_000 <= teacher["samples"] < 40_500 and teacher["teacher"] == "mcts:sims=1"
+
+
+def test_the_final_tables_note_fits_a_solo_game():
+    from treasure_apps.stats import WinRate
+    from treasure_apps.train import final_table
+
+    results = [("in-kernel", WinRate(3.0, 5, 0))]
+    assert "seat rotated" not in final_table(results, 1) and "solo victory" in final_table(results, 1)
+    assert "an equal player wins 1/2" in final_table([("random", WinRate(3.0, 5, 0))], 2)

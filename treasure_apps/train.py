@@ -281,7 +281,11 @@ def finish(
 
 
 def final_table(results: list[tuple[str, WinRate]], n_players: int) -> str:
-    note = f"(argmax moves, seat rotated; an equal player wins 1/{n_players}, a game the guard cut no one's)"
+    if n_players == 1:  # a solo game: the game's own opponent, no seat to rotate
+        note = "(argmax moves; a win is the game's own solo victory, a game the guard cut no win)"
+    else:
+        equal = f"an equal player wins 1/{n_players}"
+        note = f"(argmax moves, seat rotated; {equal}, a game the guard cut no one's)"
     return f"{win_rate_table(results)}\n{note}"
 
 
