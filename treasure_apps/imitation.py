@@ -6,7 +6,7 @@ fresh games; each decision gives one sample from the deciding seat's own view: i
 its legal actions, the target distribution (the search's root visits, richer than the chosen
 action alone; a bot's chosen action), and the seat's
 final reward, discounted by the decisions it still had to take, as the value target. Cloning
-fits the policy to the visit distributions (cross-entropy over the legal actions) and the value
+fits the policy to the target distributions (cross-entropy over the legal actions) and the value
 head to the returns, so that PPO starts from the teacher's play with a value function that
 already fits it, rather than destroying the policy in its first updates.
 
@@ -51,7 +51,8 @@ def _teacher_game(
     """One game with the teacher in every seat; its samples in decision order."""
     env = TreasureAECEnv(game, **options)
     n = env.num_players
-    agents = [teacher_factory(game, teacher)(seed * (n + 1) + p) for p in range(n)]
+    make = teacher_factory(game, teacher)
+    agents = [make(seed * (n + 1) + p) for p in range(n)]
     env.reset(seed=seed * (n + 1) + n)
     observations, masks, targets, seats = [], [], [], []
     final = np.zeros(n)
