@@ -7,17 +7,30 @@ from __future__ import annotations
 import contextlib
 import importlib
 import io
+import json
 import os
+import shutil
+import subprocess
+import sys
+import tempfile
 import time
+from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from treasure_core.conformance import configs
-from treasure_core.registry import all_games
-from treasure_core.warmup import usable_cores
+# numba's OpenMP threads spin while they wait for each other (GNU OpenMP's default), and a test
+# run shares the cores between pytest-xdist's workers, the bounds-checked subprocesses and Ray:
+# on a loaded machine a 6-game batch step took 2.2 ms at 2 threads against 36 us at one, and 53
+# us at 2 threads with passive waiting, which puts a waiting thread to sleep. Set before numba
+# loads its threading layer (at the first parallel kernel); subprocesses inherit it.
+os.environ.setdefault("OMP_WAIT_POLICY", "passive")
+
+from treasure_core.conformance import configs  # noqa: E402
+from treasure_core.registry import all_games  # noqa: E402
+from treasure_core.warmup import usable_cores  # noqa: E402
 
 
 def _config_id(name: str, options: dict[str, Any]) -> str:
@@ -97,9 +110,13 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     _start_bounds_checked_runs(session)
 
 
-def _warm_up(session: pytest.Session, tests: int) -> None:
+def _warm_up(
+    session: pytest.Session, tests: int, then: Callable[[pytest.Config], None] = lambda config: None
+) -> None:
+    """Compile every game (see WARMUP_MIN_TESTS), calling `then` once the games are queued."""
     wanted = os.environ.get("TREASURE_TEST_WARMUP")
     if wanted == "0" or (wanted != "1" and tests < WARMUP_MIN_TESTS):
+        then(session.config)
         return
     from treasure_apps.warmup import run_warmup
     from treasure_core.registry import game_names
@@ -109,8 +126,16 @@ def _warm_up(session: pytest.Session, tests: int) -> None:
     # shortest; registered last and first, the cores ended with Nakum alone).
     games = sorted(game_names(), key=_source_size, reverse=True)
     start = time.perf_counter()
-    with contextlib.redirect_stdout(io.StringIO()):
-        run_warmup(games, jobs=min(len(games), usable_cores()))
+    pool = session.config.stash.get(CORE_POOL, None)
+    if pool is None:
+        with contextlib.redirect_stdout(io.StringIO()):
+            run_warmup(games, jobs=min(len(games), usable_cores()))
+        then(session.config)
+    else:  # a pool of the cores: the games first, one process each, then what `then` queues
+        warming = [pool.submit(_warm_up_in_subprocess, name) for name in games]
+        then(session.config)
+        for future in warming:
+            future.result()
     reporter = session.config.pluginmanager.get_plugin("terminalreporter")
     if reporter is not None:
         reporter.write_line(
@@ -124,42 +149,142 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     if _xdist_controller(session.config):
         # `pytest -n N`: the controller collects nothing, so it compiles every game here, before
         # its workers start (this hook runs before xdist's own); the workers load the cache.
-        _warm_up(session, WARMUP_MIN_TESTS)
+        # The bounds-checked runs queue behind the warm-up on the same cores: each starts as a
+        # warm-up process ends (its last game compiled alone, the other core idle), and runs
+        # on while the workers test.
+        session.config.stash[CORE_POOL] = ThreadPoolExecutor(
+            max_workers=usable_cores(), thread_name_prefix="cores"
+        )
+        _warm_up(session, WARMUP_MIN_TESTS, then=_start_bounds_checked_runs_for_workers)
 
 
 # The bounds-checked adversarial runs (tests/test_adversarial.py) are subprocesses that compile
-# their game again with NUMBA_BOUNDSCHECK=1 (about two minutes of compiling for the five games
-# on two cores): in a run of WARMUP_MIN_TESTS tests or more they start once the warm-up is done,
-# on every core but one, while the other tests run on the remaining core, and their tests run
-# last to read the results.
+# their game again with NUMBA_BOUNDSCHECK=1 (about a minute of compiling for the default tier's
+# five on two cores). In one process, a run of WARMUP_MIN_TESTS tests or more starts them once
+# the warm-up is done, on every core but one, while the other tests run on the remaining core,
+# and their tests run last to read the results; under pytest-xdist the controller starts them
+# (_start_bounds_checked_runs_for_workers, below).
 BOUNDS_CHECKED_TEST = "test_corrupt_states_are_refused_or_play_on_with_bounds_checking"
-BOUNDS_CHECKED_RUNS = pytest.StashKey[dict[str, Future]]()
+# (game, batch) -> its run: batch says whether the run takes the batch runner's entry points too.
+BOUNDS_CHECKED_RUNS = pytest.StashKey[dict[tuple[str, bool], Future]]()
 
 
-def _bounds_checked_games(items: list[pytest.Item]) -> list[str]:
+def bounds_checked_runs_wanted(items: list[pytest.Item]) -> list[tuple[str, bool]]:
+    """The (game, batch) runs that the bounds-checked tests among `items` read, those skipped left out."""
     return [
-        item.callspec.params["name"]
+        (item.callspec.params["name"], item.callspec.params["batch"])
         for item in items
         if getattr(item, "originalname", None) == BOUNDS_CHECKED_TEST and not item.get_closest_marker("skip")
     ]
 
 
 def _start_bounds_checked_runs(session: pytest.Session) -> None:
-    games = _bounds_checked_games(session.items)
-    if not games or len(session.items) < WARMUP_MIN_TESTS:
+    wanted = bounds_checked_runs_wanted(session.items)
+    if not wanted or len(session.items) < WARMUP_MIN_TESTS:
         return  # a short run: the test's fixture runs them itself, on every core
     from treasure_core import adversarial
 
     pool = ThreadPoolExecutor(max_workers=max(1, usable_cores() - 1), thread_name_prefix="bounds-checked")
     session.config.stash[BOUNDS_CHECKED_RUNS] = {
-        name: pool.submit(adversarial.run_in_subprocess, name) for name in games
+        (name, batch): pool.submit(adversarial.run_in_subprocess, name, batch=batch) for name, batch in wanted
     }
     pool.shutdown(wait=False)
+
+
+# pytest-xdist's controller runs the warm-up and the bounds-checked runs in one pool of
+# subprocesses, one a core; each run's result goes to a file in the folder this variable names
+# (the workers inherit it), with `started.json` listing the runs it started.
+CORE_POOL = pytest.StashKey[ThreadPoolExecutor]()
+BOUNDS_CHECKED_DIR = "TREASURE_TEST_BOUNDS_CHECKED_DIR"
+# The batch runner's entry points are one generated template (treasure_core.codegen) over each
+# game's kernels, and compiling them is most of a bounds-checked run: the default tier takes them
+# on one game (a simultaneous one), the long tier on every other.
+BOUNDS_CHECKED_BATCH_GAME = "karuba"
+
+
+def bounds_checked_runs_of_tier(long: bool) -> list[tuple[str, bool]]:
+    """The (game, batch) runs of the default tier, or of the long tier (`long`)."""
+    from trajectories import in_tree
+
+    games = [game.name for game in all_games() if in_tree(game)]
+    if long:
+        return [(name, True) for name in games if name != BOUNDS_CHECKED_BATCH_GAME]
+    return [(name, name == BOUNDS_CHECKED_BATCH_GAME) for name in games]
+
+
+def _bounds_checked_runs_of_command(config: pytest.Config) -> list[tuple[str, bool]]:
+    """The runs a whole-suite command will test (the README's two, or plain `pytest [--long]`):
+    none when it names tests, keywords or other marks, where the workers start what they need."""
+    if config.args_source != pytest.Config.ArgsSource.TESTPATHS or config.option.keyword:
+        return []
+    long, marks = config.getoption("--long"), config.option.markexpr
+    if marks == "long" and long:
+        return bounds_checked_runs_of_tier(long=True)
+    if not marks:
+        return bounds_checked_runs_of_tier(long=False) + (
+            bounds_checked_runs_of_tier(long=True) if long else []
+        )
+    return []
+
+
+def _warm_up_in_subprocess(name: str) -> None:
+    command = [sys.executable, "-m", "treasure_apps.cli", "warmup", name, "--jobs", "1"]
+    done = subprocess.run(command, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise RuntimeError(f"`treasure-envs warmup {name}` failed:\n{(done.stdout + done.stderr)[-4000:]}")
+
+
+def _bounds_checked_run_to_file(name: str, batch: bool, folder: str) -> None:
+    from treasure_core import adversarial
+
+    try:
+        code, output = adversarial.run_in_subprocess(name, batch=batch)
+    except Exception as error:  # a timeout, say: the test reports it rather than wait for ever
+        code, output = -1, f"the bounds-checked run did not finish: {error!r}"
+    path = Path(folder) / f"{name}-{int(batch)}.json"
+    path.with_suffix(".part").write_text(json.dumps({"code": code, "output": output}))
+    os.replace(path.with_suffix(".part"), path)
+
+
+def _start_bounds_checked_runs_for_workers(config: pytest.Config) -> None:
+    runs = _bounds_checked_runs_of_command(config)
+    pool = config.stash[CORE_POOL]
+    if not runs:
+        return
+    folder = tempfile.mkdtemp(prefix="treasure-bounds-checked-")
+    (Path(folder) / "started.json").write_text(json.dumps(runs))
+    os.environ[BOUNDS_CHECKED_DIR] = folder
+    config.stash[BOUNDS_CHECKED_RUNS] = {
+        (name, batch): pool.submit(_bounds_checked_run_to_file, name, batch, folder) for name, batch in runs
+    }
+
+
+def bounds_checked_result_from_controller(
+    name: str, batch: bool, timeout: float = 3600
+) -> tuple[int, str] | None:
+    """In a pytest-xdist worker: the run's (exit code, output) once the controller's run of it
+    ends, or None when the controller did not start it."""
+    folder = os.environ.get(BOUNDS_CHECKED_DIR)
+    if not folder or [name, batch] not in json.loads((Path(folder) / "started.json").read_text()):
+        return None
+    path = Path(folder) / f"{name}-{int(batch)}.json"
+    deadline = time.monotonic() + timeout
+    while not path.exists():
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"the controller's bounds-checked run of {name} (batch={batch}) never ended")
+        time.sleep(0.5)
+    result = json.loads(path.read_text())
+    return result["code"], result["output"]
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
     for run in session.config.stash.get(BOUNDS_CHECKED_RUNS, {}).values():
         run.cancel()  # those not started yet, when the run stops early (-x)
+    pool = session.config.stash.get(CORE_POOL, None)
+    if pool is not None:
+        pool.shutdown(wait=True, cancel_futures=True)  # a run started goes on to its end
+        if BOUNDS_CHECKED_DIR in os.environ:
+            shutil.rmtree(os.environ.pop(BOUNDS_CHECKED_DIR), ignore_errors=True)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -15,37 +15,54 @@ import textwrap
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from conftest import BOUNDS_CHECKED_RUNS
+from conftest import (
+    BOUNDS_CHECKED_RUNS,
+    bounds_checked_result_from_controller,
+    bounds_checked_runs_of_tier,
+    bounds_checked_runs_wanted,
+)
 from numba import njit
-from trajectories import in_tree
 
 from treasure_core import adversarial
 from treasure_core.layout import Field
 from treasure_core.registry import all_games, get_game
 from treasure_core.warmup import usable_cores
 
-GAMES = [game.name for game in all_games() if in_tree(game)]
+# Every game's kernels in the default tier, the batch forms on one of them; the long tier the
+# batch forms of the others (conftest.bounds_checked_runs_of_tier).
+BOUNDS_CHECKED = [
+    pytest.param(name, batch, id=name if batch else f"{name}-kernels")
+    for name, batch in bounds_checked_runs_of_tier(long=False)
+]
+BOUNDS_CHECKED += [
+    pytest.param(name, batch, id=f"{name}-batch", marks=pytest.mark.long)
+    for name, batch in bounds_checked_runs_of_tier(long=True)
+]
 
 
 @pytest.fixture(scope="module")
-def bounds_checked_runs(request: pytest.FixtureRequest) -> dict[str, tuple[int, str]]:
-    """Every game's bounds-checked run: each compiles its game again with bounds checking, and
-    the compile is most of its time. A long run started them in the background after the
-    warm-up (conftest.BOUNDS_CHECKED_RUNS); the others run here, one subprocess per core."""
+def bounds_checked_runs(request: pytest.FixtureRequest) -> dict[tuple[str, bool], tuple[int, str]]:
+    """Every (game, batch) run that the bounds-checked tests of this session read: each compiles
+    its game again with bounds checking, and the compile is most of its time. A long run started
+    them in the background after the warm-up (conftest.BOUNDS_CHECKED_RUNS), or pytest-xdist's
+    controller did (read here as they end); the others run here, one subprocess per core."""
     started = request.config.stash.get(BOUNDS_CHECKED_RUNS, {})
-    missing = [name for name in GAMES if name not in started]
+    wanted = bounds_checked_runs_wanted(request.session.items)
+    results = {key: bounds_checked_result_from_controller(*key) for key in wanted if key not in started}
+    missing = [key for key, result in results.items() if result is None]
     with ThreadPoolExecutor(max_workers=max(1, min(usable_cores(), len(missing) or 1))) as pool:
-        runs = dict(zip(missing, pool.map(adversarial.run_in_subprocess, missing), strict=True))
-    return {name: runs[name] if name in runs else started[name].result() for name in GAMES}
+        runs = list(pool.map(lambda key: adversarial.run_in_subprocess(key[0], batch=key[1]), missing))
+    results |= dict(zip(missing, runs, strict=True))
+    return results | {key: run.result() for key, run in started.items()}
 
 
-# The five in one pytest-xdist worker (`--dist loadgroup`), so that the fixture runs once.
+# In one pytest-xdist worker (`--dist loadgroup`), so that the fixture runs once.
 @pytest.mark.xdist_group("bounds_checked")
-@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize(("name", "batch"), BOUNDS_CHECKED)
 def test_corrupt_states_are_refused_or_play_on_with_bounds_checking(
-    name: str, bounds_checked_runs: dict[str, tuple[int, str]]
+    name: str, batch: bool, bounds_checked_runs: dict[tuple[str, bool], tuple[int, str]]
 ) -> None:
-    code, output = bounds_checked_runs[name]
+    code, output = bounds_checked_runs[name, batch]
     print(output)
     assert code == 0, output[-4000:]
     counts = re.search(
@@ -55,11 +72,13 @@ def test_corrupt_states_are_refused_or_play_on_with_bounds_checking(
         output,
     )
     assert counts, output
-    tried, refused, played, actions, illegal_refused, illegal_played, batch = map(int, counts.groups())
+    tried, refused, played, actions, illegal_refused, illegal_played, batch_actions = (
+        int(count) for count in counts.groups()
+    )
     assert tried == refused + played and refused > 0 and played > 0, output
     assert actions > 0, output  # every in-range action, legal or not, in real states
     # and each through BatchRunner(check_actions=False), its `refused` what step refused
-    assert 0 < batch <= actions, output
+    assert (0 < batch_actions <= actions) if batch else batch_actions == 0, output
     # step refuses every illegal in-range action, changing nothing (issue 25 item 2).
     assert illegal_refused > 0 and illegal_played == 0, output
 

@@ -75,6 +75,11 @@ def quick_games() -> list[str]:
     return DEFAULT_TIER_GAMES
 
 
+# The tests that read quick_report, in one pytest-xdist worker (`--dist loadgroup`): a module
+# fixture runs once per worker, and this one is a bench run (the chart test's worker ran it too).
+SHARES_THE_QUICK_RUN = pytest.mark.xdist_group("bench_quick_run")
+
+
 @pytest.fixture(scope="module")
 def quick_report(
     tmp_path_factory: pytest.TempPathFactory, quick_games: list[str]
@@ -82,6 +87,7 @@ def quick_report(
     return bench_report(tmp_path_factory.mktemp("bench"), quick_games)
 
 
+@SHARES_THE_QUICK_RUN
 def test_quick_run_has_every_game_and_field(quick_report, quick_games):
     check_every_game_and_field(quick_report, quick_games)
 
@@ -171,6 +177,7 @@ def check_every_game_and_field(quick_report: tuple[dict[str, Any], Path], quick_
     assert report["chart"]["path"] is None and "connect_four_v3" in report["chart"]["reason"]
 
 
+@SHARES_THE_QUICK_RUN
 def test_quick_run_writes_the_readme_tables(quick_report, quick_games):
     check_the_readme_tables(quick_report, quick_games)
 
@@ -187,6 +194,7 @@ def check_the_readme_tables(quick_report: tuple[dict[str, Any], Path], quick_gam
     assert tables.count("| not measured |") == sum(row["met"] is None for row in report["targets"])
 
 
+@SHARES_THE_QUICK_RUN
 def test_quick_run_prints_the_table(quick_report, quick_games, capsys):
     check_the_printed_table(quick_report, quick_games, capsys)
 
@@ -257,6 +265,7 @@ def test_the_search_section_times_every_count_on_every_thread_count_and_sets_its
     assert bench.search_targets("nakbe", {"search": search}) == []
 
 
+@SHARES_THE_QUICK_RUN
 def test_the_chart_is_drawn_against_the_reference(quick_report, tmp_path):
     pytest.importorskip("matplotlib")
     report = json.loads(json.dumps(quick_report[0]))

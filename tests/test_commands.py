@@ -64,6 +64,10 @@ def test_play(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture) ->
     assert "WINNER" in capsys.readouterr().out
 
 
+# The tests that read sb3_checkpoint, in one pytest-xdist worker: a module fixture runs once per worker.
+SHARES_THE_CHECKPOINT = pytest.mark.xdist_group("sb3_checkpoint")
+
+
 @pytest.fixture(scope="module")
 def sb3_checkpoint(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """`train nakbe` with its defaults for one PPO update (16 games x 128 steps)."""
@@ -73,11 +77,13 @@ def sb3_checkpoint(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out / "final_model.zip"
 
 
+@SHARES_THE_CHECKPOINT
 def test_train_sb3(sb3_checkpoint: Path) -> None:
     assert sb3_checkpoint.is_file()
     assert (sb3_checkpoint.parent / "learning_curve.png").is_file()
 
 
+@SHARES_THE_CHECKPOINT
 def test_eval(sb3_checkpoint: Path, capsys: pytest.CaptureFixture) -> None:
     assert cli.main(["eval", "nakbe", "--checkpoint", str(sb3_checkpoint), "--games", "10"]) == 0
     out = capsys.readouterr().out

@@ -22,6 +22,9 @@ NUMBA_BOUNDSCHECK=1 and a numba cache directory of its own (numba's cache ignore
     NUMBA_BOUNDSCHECK=1 NUMBA_CACHE_DIR=/tmp/nb python -m treasure_core.adversarial nakbe
 
 `run_in_subprocess(game)` does exactly that; a crash there is a failure, not a dead test run.
+`--no-batch` (`batch=False`) leaves the batch runner out: the generated batch forms each link
+the game's kernels again, and compiling them is most of a bounds-checked run (Nakbe: 37 s of
+CPU with them, 21 s without).
 """
 
 from __future__ import annotations
@@ -152,18 +155,23 @@ def _snapshot(env: TreasureAECEnv) -> tuple:
     )
 
 
-def exercise(game: GameSpec, options: dict[str, Any], state: np.ndarray, seed: int = 0) -> str:
+def exercise(
+    game: GameSpec, options: dict[str, Any], state: np.ndarray, seed: int = 0, batch: bool = True
+) -> str:
     """ "refused" or "played on" for one case; AssertionError (or any other exception) is a
-    failure of the game's validator or kernels."""
+    failure of the game's validator or kernels. `batch`: the batch runner's entry points too."""
     env = TreasureAECEnv(game, render_mode="ansi", **options)
     env.reset(seed=seed)
-    runner = BatchRunner(game, 2, seed=seed, num_threads=1, **options)
-    before, batch_before = _snapshot(env), runner.states.copy()
+    runner = BatchRunner(game, 2, seed=seed, num_threads=1, **options) if batch else None
+    before = _snapshot(env)
+    batch_before = runner.states.copy() if runner is not None else None
     try:
         env.set_state(state)
     except ValueError:
         if _snapshot(env) != before:
             raise AssertionError("a refused set_state changed the env") from None
+        if runner is None:
+            return "refused"
         try:
             runner.set_states(np.stack([state, state]))
         except ValueError:
@@ -200,6 +208,8 @@ def exercise(game: GameSpec, options: dict[str, Any], state: np.ndarray, seed: i
             break
         env.step(int(rng.choice(env.legal_actions())))
         game.check_invariants(env.get_state())
+    if runner is None:
+        return "played on"
     runner.set_states(np.stack([state, state]))
     masks = runner.legal_masks()
     _features_ok(runner.observe(), "the batch observation")
@@ -219,19 +229,25 @@ ACTION_GAMES = 3  # random games whose states take every in-range action
 ACTION_STATES = 40  # of each game's states, about this many, evenly spread
 
 
-def every_action(game: GameSpec, options: dict[str, Any], seed: int, report: Report) -> None:
+def every_action(
+    game: GameSpec, options: dict[str, Any], seed: int, report: Report, batch: bool = True
+) -> None:
     """Every in-range action, legal or not, through `kernels.step` on copies of real states of
     random play (the start, the end and evenly spread states between). The kernel must not
     raise (with bounds checking on, an out-of-bounds access raises IndexError) nor refuse a
     legal action (a failure); an action legal_mask does not allow the player to act should be
     refused, the state unchanged (counted: `illegal_refused`, or `illegal_played` when the
-    kernel played it somehow)."""
+    kernel played it somehow). `batch`: the same actions through the unchecked batch step too."""
     env = TreasureAECEnv(game, **options)
     step, legal_mask = game.kernels.step, game.kernels.legal_mask
     mask = np.zeros(env.dims.n_actions, np.int8)
     # The same actions through the batch runner's unchecked path, one game per action: its
     # batch_step must refuse exactly what step refuses, and say so in `refused`.
-    runner = BatchRunner(game, env.dims.n_actions, seed=seed, num_threads=1, check_actions=False, **options)
+    runner = (
+        BatchRunner(game, env.dims.n_actions, seed=seed, num_threads=1, check_actions=False, **options)
+        if batch
+        else None
+    )
     every_action_index = np.arange(env.dims.n_actions, dtype=np.int64)
     for g in range(ACTION_GAMES):
         env.reset(seed=seed + g)
@@ -268,7 +284,7 @@ def every_action(game: GameSpec, options: dict[str, Any], seed: int, report: Rep
                         report.illegal_refused += 1
                     else:
                         report.illegal_played += 1
-            if game.truncated(state, env.params):
+            if runner is None or game.truncated(state, env.params):
                 continue  # the batch step restarts a game its guard has cut, whatever the action
             runner._states[:] = state  # a real state of this game: set_states would check it again
             runner._masks_fresh = False
@@ -287,10 +303,15 @@ def every_action(game: GameSpec, options: dict[str, Any], seed: int, report: Rep
 
 
 def run(
-    game: GameSpec | str, options: dict[str, Any] | None = None, seed: int = 0, max_cases: int | None = None
+    game: GameSpec | str,
+    options: dict[str, Any] | None = None,
+    seed: int = 0,
+    max_cases: int | None = None,
+    batch: bool = True,
 ) -> Report:
     """Every case of `cases`, each through `exercise`, then `every_action` (unless max_cases
-    limits the run); the counts and the failures."""
+    limits the run); the counts and the failures. `batch=False` leaves out the batch runner's
+    entry points (the generated batch forms, whose compile is most of a bounds-checked run's)."""
     spec = get_game(game) if isinstance(game, str) else game
     options = dict(options or {})
     report = Report(spec.name, options)
@@ -299,7 +320,7 @@ def run(
             break
         report.tried += 1
         try:
-            outcome = exercise(spec, options, state, seed)
+            outcome = exercise(spec, options, state, seed, batch)
         except Exception as error:  # a failure of the game: reported with its case
             report.failures.append(f"{label}: {type(error).__name__}: {error}")
             continue
@@ -308,12 +329,12 @@ def run(
         else:
             report.played_on += 1
     if max_cases is None:
-        every_action(spec, options, seed, report)
+        every_action(spec, options, seed, report, batch)
     return report
 
 
 def run_in_subprocess(
-    game: str, options: dict[str, Any] | None = None, seed: int = 0, timeout: float = 1800
+    game: str, options: dict[str, Any] | None = None, seed: int = 0, timeout: float = 1800, batch: bool = True
 ) -> tuple[int, str]:
     """Run `run` for a registered game in a fresh interpreter with numba's bounds checking on
     (its own cache directory, kept between runs in the system's temporary folder). Returns
@@ -322,6 +343,7 @@ def run_in_subprocess(
     env = dict(os.environ, NUMBA_BOUNDSCHECK="1", NUMBA_CACHE_DIR=cache, PYTHONFAULTHANDLER="1")
     command = [sys.executable, "-m", "treasure_core.adversarial", game, "--module", module_of(game)]
     command += ["--options", json.dumps(options or {}), "--seed", str(seed)]
+    command += [] if batch else ["--no-batch"]
     done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=timeout)
     return done.returncode, done.stdout + done.stderr
 
@@ -333,10 +355,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--options", default="{}", help="the game's options, as JSON")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--max-cases", type=int, default=None)
+    parser.add_argument(
+        "--no-batch", action="store_true", help="leave out the batch runner's entry points (their compile)"
+    )
     args = parser.parse_args(argv)
     if args.module:
         register(args.game, args.module)
-    report = run(args.game, json.loads(args.options), args.seed, args.max_cases)
+    report = run(args.game, json.loads(args.options), args.seed, args.max_cases, batch=not args.no_batch)
     print(report.line())
     for failure in report.failures[:20]:
         print("  FAIL", failure)
