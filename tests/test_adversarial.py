@@ -143,3 +143,13 @@ def test_a_crash_in_the_subprocess_is_a_failure_not_the_end_of_the_run(monkeypat
 def test_every_field_of_every_game_has_a_range() -> None:
     for game in all_games():
         assert game.state_fields and all(isinstance(part, Field) for part in game.state_fields), game.name
+
+
+def test_the_two_tiers_bounds_check_every_game_and_every_batch_form():
+    """The default tier: every game's own kernels, the batch forms on one; the long tier the
+    batch forms of each other game, so that the two together check every entry point."""
+    default, long = bounds_checked_runs_of_tier(long=False), bounds_checked_runs_of_tier(long=True)
+    games = sorted(name for name, _ in default)
+    assert len(games) == len(set(games)) >= 5
+    assert sum(batch for _, batch in default) == 1 and all(batch for _, batch in long)
+    assert sorted(name for name, batch in default + long if batch) == games
