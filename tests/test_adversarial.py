@@ -2,8 +2,9 @@
 numba's bounds checking on, in a subprocess: corrupted states field by field and garbage
 states, through every entry point. Each is refused with a clear error or plays on; a crash, an
 out-of-bounds access or an observation outside its space fails. Then every in-range action,
-legal or not, in real states: `step` must refuse each illegal one, the state unchanged. The last
-tests show that the harness can fail."""
+legal or not, in real states: `step` must refuse each illegal one, the state unchanged. The
+default tier takes the batch runner's entry points on one game, the long tier on the others
+(conftest.bounds_checked_runs_of_tier). The last tests show that the harness can fail."""
 
 from __future__ import annotations
 
