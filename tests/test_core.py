@@ -476,7 +476,10 @@ def test_the_batch_runner_draws_random_legal_actions_in_a_kernel(name):
         masks = runner.legal_masks().copy()
         actions = runner.random_actions()
         assert actions.dtype == np.int64 and masks[np.arange(64), actions].all()
-        assert np.array_equal(twin.random_actions(), actions)  # by seed, whatever the threads
+        # By seed, whatever the threads and the path: the runner draws from its fresh masks,
+        # the twin's batch_legal_mask writes its masks and draws in one pass.
+        assert np.array_equal(twin.random_actions(), actions)
+        assert np.array_equal(twin.legal_masks(), masks)
         assert np.array_equal(runner.random_actions(seed=9), runner.random_actions(seed=9))
         runner.step(actions)
         twin.step(actions)

@@ -21,6 +21,9 @@ from treasure_core.header import CURRENT_PLAYER, DECISIONS, STATE_DTYPE, TERMINA
 from treasure_core.kernels import sample_legal_actions
 from treasure_core.registry import get_game
 
+# batch_legal_mask's actions_out when it only writes the masks.
+_NO_ACTIONS = np.empty(0, np.int64)
+
 
 class BatchRunner:
     """Run `n_games` games of one game at once.
@@ -154,7 +157,7 @@ class BatchRunner:
         """(n_games, n_actions) int8: the legal actions of each game's player to act."""
         if not self._masks_fresh:
             numba.set_num_threads(self.num_threads)
-            self.kernels.batch_legal_mask(self._states, self._masks)
+            self.kernels.batch_legal_mask(self._states, self._masks, 0, _NO_ACTIONS)
             self._masks_fresh = True
         return self._masks
 
@@ -190,9 +193,13 @@ class BatchRunner:
         elif not isinstance(out, np.ndarray) or out.shape != (self.n_games,) or out.dtype != np.int64:
             raise ValueError(f"out must be an int64 array of shape ({self.n_games},); got {out!r:.80}")
         seed = int(self._action_seeds.integers(SEED_MODULUS)) if seed is None else normalise_seed(seed)
-        masks = self.legal_masks()
         numba.set_num_threads(self.num_threads)
-        if sample_legal_actions(masks, seed, out):
+        if self._masks_fresh:
+            empty = sample_legal_actions(self._masks, seed, out)
+        else:  # the masks and the draw in one pass (the same draw as from the masks)
+            empty = self.kernels.batch_legal_mask(self._states, self._masks, seed, out)
+            self._masks_fresh = True
+        if empty:
             raise ValueError(f"{self.game.env_name}: a game of the batch has no legal action")
         return out
 

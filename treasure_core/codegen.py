@@ -50,7 +50,7 @@ from {package}.observe import observe
 from {package}.state import GUARD_COUNTER, MAX_COMPETITORS, N_ACTIONS
 from treasure_core.header import CURRENT_PLAYER, NUM_PLAYERS, REWARD_MODE, TERMINAL
 from treasure_core.jit import njit
-from treasure_core.kernels import guard_reached, next_seed, outcome_rewards
+from treasure_core.kernels import guard_reached, next_seed, nth_legal, outcome_rewards, sampled_legal
 from treasure_core.rng import local_next, mix64
 
 # An int64, not the literal GUARD_COUNTER: one guard_reached for every game, not one a game.
@@ -76,10 +76,23 @@ def batch_init(states: np.ndarray, params: np.ndarray, seeds: np.ndarray) -> Non
 
 
 {batch_steps}@njit(cache=True, parallel=True)
-def batch_legal_mask(states: np.ndarray, masks_out: np.ndarray) -> None:
+def batch_legal_mask(states: np.ndarray, masks_out: np.ndarray, seed: int, actions_out: np.ndarray) -> int:
+    """Each game's legal mask, its player to act, into masks_out; with an actions_out of one
+    entry a game (else empty), a uniformly random legal action of each too, drawn as
+    sample_legal_actions draws from those masks at `seed` (-1 where none is legal), in the same
+    pass: the count comes from legal_mask, not a second walk over the mask. Returns the games
+    with no legal action when it samples (0 otherwise)."""
+    sample = actions_out.shape[0] == states.shape[0]
+    base = mix64(np.uint64(seed))
+    empty = 0
     for i in prange(states.shape[0]):
         # int64 like the drivers' calls, so numba compiles one legal_mask, not two.
-        legal_mask(states[i], np.int64(states[i, CURRENT_PLAYER]), masks_out[i])
+        count = legal_mask(states[i], np.int64(states[i, CURRENT_PLAYER]), masks_out[i])
+        if sample:
+            actions_out[i] = sampled_legal(masks_out[i], count, base, i)
+            if count == 0:
+                empty += 1
+    return empty
 
 
 @njit(cache=True, parallel=True)
@@ -108,14 +121,8 @@ def random_playout(
                 init(state, params, next_seed(state))  # loaded over: restart before its first step
             count = legal_mask(state, np.int64(state[CURRENT_PLAYER]), mask)
             word, draw = local_next(word)
-            pick = np.int64(draw % np.uint64(count))
-            action = 0
-            for a in range(N_ACTIONS):
-                if mask[a]:
-                    if pick == 0:
-                        action = a
-                        break
-                    pick -= 1
+            # A live game always has a legal action; 0, not -1, if one ever had none.
+            action = max(nth_legal(mask, np.int64(draw % np.uint64(count))), 0)
             step_unrefused(state, action)  # drawn from the mask: legal, nothing to refuse
             if state[TERMINAL]:
                 finished_out[i] += 1
@@ -133,13 +140,7 @@ def _random_legal(state: np.ndarray, mask: np.ndarray, word: np.uint64) -> tuple
     if count == 0:
         return word, -1
     word, draw = local_next(word)
-    pick = np.int64(draw % np.uint64(count))
-    for a in range(N_ACTIONS):
-        if mask[a]:
-            if pick == 0:
-                return word, a
-            pick -= 1
-    return word, -1
+    return word, nth_legal(mask, np.int64(draw % np.uint64(count)))
 
 
 @njit(cache=True)

@@ -46,7 +46,7 @@ class Kernels(NamedTuple):
     batch_init: Callable  # (states, params, seeds)
     # (states, actions, params, rewards_out, dones_out, truncated_out): auto-reset, and the guard
     batch_step: Callable
-    batch_legal_mask: Callable  # (states, masks_out): each game's player to act
+    batch_legal_mask: Callable  # (states, masks_out, seed, actions_out): each game's player to act
     batch_observe: Callable  # (states, obs_out): each game's player to act
     random_playout: Callable  # (states, params, steps, seed, finished_out, truncated_out) -> steps
 

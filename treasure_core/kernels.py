@@ -113,29 +113,41 @@ def outcome_rewards(
         out[p] = 1.0 if winners[p] else -1.0
 
 
+@njit(cache=True, inline="always")
+def nth_legal(mask: np.ndarray, pick: int) -> int:
+    """The action of `mask`'s pick-th legal entry, counted from 0 (-1 past the last)."""
+    for action in range(mask.shape[0]):
+        if mask[action] != 0:
+            if pick == 0:
+                return action
+            pick -= 1
+    return -1
+
+
+@njit(cache=True, inline="always")
+def sampled_legal(mask: np.ndarray, count: int, base: np.uint64, row: int) -> int:
+    """Row `row`'s uniformly random legal action of a batch, `count` legal in `mask` (-1 if
+    none): SplitMix64 at base + (row + 1) * GOLDEN, so no draw depends on the thread count."""
+    if count == 0:
+        return -1
+    # A 64-bit word modulo count < 2**16: the bias is below 2**-48.
+    return nth_legal(mask, np.int64(mix64(base + np.uint64(row + 1) * GOLDEN) % np.uint64(count)))
+
+
 @njit(cache=True, parallel=True)
 def sample_legal_actions(masks: np.ndarray, seed: int, out: np.ndarray) -> int:
     """A uniformly random legal action for each row of `masks` (n_games, n_actions) into `out`
-    (-1 where no action is legal): row g draws from SplitMix64 at mix64(seed) + g * GOLDEN, so
-    the result does not depend on the thread count. Returns the rows with no legal action."""
+    (-1 where no action is legal), the draw of the batch kernels' batch_legal_mask at the same
+    seed (sampled_legal, base mix64(seed)). Returns the rows with no legal action."""
     base = mix64(np.uint64(seed))
     empty = 0
     for g in prange(masks.shape[0]):
         count = 0
         for action in range(masks.shape[1]):
             count += masks[g, action] != 0
+        out[g] = sampled_legal(masks[g], count, base, g)
         if count == 0:
-            out[g] = -1
             empty += 1
-            continue
-        # A 64-bit word modulo count < 2**16: the bias is below 2**-48.
-        k = np.int64(mix64(base + np.uint64(g + 1) * GOLDEN) % np.uint64(count))
-        for action in range(masks.shape[1]):
-            if masks[g, action] != 0:
-                if k == 0:
-                    out[g] = action
-                    break
-                k -= 1
     return empty
 
 
