@@ -10,6 +10,11 @@ table), run.json, teacher.json, progress.csv / summary.json (steps and time), ev
 curve). It prints a markdown table and draws docs/img/<game>_learning_curve.png: both engines'
 win rates against random play and the bot over wall-time minutes (sb3's curve shifted by its
 teacher's time, which comes first).
+
+`--keep DIR` copies, for every run found, the few small files the table and the picture are
+made of into DIR/<its folder's name> (sb3's progress.csv cut to its last row), so a run's
+record outlives the machine it ran on: the repository keeps them in benchmarks/recipe_runs,
+and `python benchmarks/baselines.py --runs benchmarks/recipe_runs` redraws the pictures.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from __future__ import annotations
 import argparse
 import csv
 import json
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -55,6 +61,31 @@ def read_run(folder: Path) -> dict[str, Any] | None:
         run["minutes"] = offset + float(last["time/time_elapsed"]) / 60
     run["curve"] = _rows(folder / "eval.csv") if (folder / "eval.csv").is_file() else []
     return run
+
+
+RECORD_FILES = ("final_eval.csv", "eval.csv", "run.json", "teacher.json", "summary.json")
+
+
+def keep(runs_dir: Path, record_dir: Path) -> list[Path]:
+    """Copy every run's record (read_run's files; progress.csv's header and last row with a
+    step count) from runs_dir into record_dir, one folder a run; returns the folders written."""
+    written = []
+    for folder in sorted(runs_dir.iterdir()):
+        if read_run(folder) is None or folder.resolve() == record_dir.resolve():
+            continue
+        target = record_dir / folder.name
+        target.mkdir(parents=True, exist_ok=True)
+        for name in RECORD_FILES:
+            if (folder / name).is_file():
+                shutil.copyfile(folder / name, target / name)
+        if (folder / "progress.csv").is_file() and not (folder / "summary.json").is_file():
+            rows = [row for row in _rows(folder / "progress.csv") if row.get("time/total_timesteps")]
+            with (target / "progress.csv").open("w", newline="") as file:
+                writer = csv.DictWriter(file, fieldnames=list(rows[-1]))
+                writer.writeheader()
+                writer.writerow(rows[-1])
+        written.append(target)
+    return written
 
 
 def _rate(row: dict[str, str]) -> str:
@@ -142,7 +173,16 @@ def main() -> None:
     )
     parser.add_argument("--runs", default="runs", help="the folder of the recipe runs (default: runs)")
     parser.add_argument("--img", default="docs/img", help="where the pictures go (default: docs/img)")
+    parser.add_argument(
+        "--keep",
+        metavar="DIR",
+        help="also copy each run's record into DIR/<run folder> (default: none; the repository's "
+        "are in benchmarks/recipe_runs)",
+    )
     args = parser.parse_args()
+    if args.keep:
+        for folder in keep(Path(args.runs), Path(args.keep)):
+            print(f"record: {folder}")
     text, runs = table(Path(args.runs))
     print(text)
     for name in RECIPES:

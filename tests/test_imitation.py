@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import csv
 import json
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -169,10 +170,10 @@ def _train(argv: list[str]) -> int:
 
 @pytest.mark.parametrize("name", GAMES)
 def test_each_recipe_runs_with_a_small_budget_and_ends_with_the_final_table(
-    sb3, name, tmp_path, capsys, baselines
+    sb3, name, tmp_path, capsys, baselines, monkeypatch
 ):
     """Every setting of the recipe but its budget: the teacher, the network, the options."""
-    out = tmp_path / f"{name}_recipe"  # where benchmarks/baselines.py looks
+    out = tmp_path / "runs" / f"{name}_recipe"  # where benchmarks/baselines.py looks
     recipe = RECIPES[name]
     teacher = recipe.settings["teacher"]  # a search at a few simulations; a bot as it is
     teacher = TEACHER if teacher.startswith("mcts") else teacher
@@ -195,10 +196,24 @@ def test_each_recipe_runs_with_a_small_budget_and_ends_with_the_final_table(
     assert all(row["games"] == "3" for row in rows)
     assert "final evaluation (3 games per opponent)" in text and "95% interval" in text
     # The README's Results row and the learning curve, from this folder.
-    markdown, runs = baselines.table(tmp_path)
+    markdown, runs = baselines.table(tmp_path / "runs")
     title = get_game(name).title
     assert markdown.count(f"| {title} | {recipe.players} | MaskablePPO |") == 1, markdown
     assert baselines.draw(name, runs, tmp_path).read_bytes()[:4] == b"\x89PNG"
+    # The script at its defaults (--runs runs, --img docs/img, nothing kept), then with --keep:
+    # the record makes the same row, and the picture, on its own.
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "argv", ["baselines.py"])
+    baselines.main()
+    assert markdown in capsys.readouterr().out and not (tmp_path / "record").exists()
+    assert (tmp_path / "docs" / "img" / f"{name}_learning_curve.png").read_bytes()[:4] == b"\x89PNG"
+    monkeypatch.setattr(sys, "argv", ["baselines.py", "--keep", "record", "--img", "img"])
+    baselines.main()
+    assert f"record: record/{out.name}" in capsys.readouterr().out
+    assert len((tmp_path / "record" / out.name / "progress.csv").read_text().splitlines()) == 2
+    kept, kept_runs = baselines.table(tmp_path / "record")
+    assert kept == markdown and kept_runs[f"{name} sb3"]["curve"] == runs[f"{name} sb3"]["curve"]
+    assert baselines.draw(name, kept_runs, tmp_path / "img").read_bytes()[:4] == b"\x89PNG"
 
 
 def test_a_time_budget_ends_training_early(sb3, tmp_path, capsys):
