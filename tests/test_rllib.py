@@ -200,6 +200,45 @@ def test_bad_config_raises_clearly() -> None:
         TreasureMultiAgentEnv({"game": "nakbe", "num_players": 9})
 
 
+def test_an_rllib_policy_decides_for_many_games_at_once_as_for_one() -> None:
+    """RLlibPolicyAgent is batchable: evaluation plays its games side by side, one forward pass
+    for all (as MaskablePPO's agent), and each decision is the one it makes alone."""
+    from ray.rllib.core.rl_module.rl_module import RLModuleSpec
+    from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaskingTorchRLModule
+
+    from treasure_apps.evaluate import _batchable, win_rate
+    from treasure_apps.rllib_policy import RLlibPolicyAgent
+    from treasure_core.agents import agent_factory
+
+    adapter = TreasureMultiAgentEnv({"game": "nakbe", "num_players": 2})
+    agent = next(iter(adapter.observation_spaces))
+    module = RLModuleSpec(
+        module_class=ActionMaskingTorchRLModule,
+        observation_space=adapter.observation_spaces[agent],
+        action_space=adapter.action_spaces[agent],
+        model_config={"fcnet_hiddens": [16], "fcnet_activation": "tanh", "vf_share_layers": False},
+    ).build()
+    for deterministic in (True, False):
+        one, many = (RLlibPolicyAgent(module, seed=3, deterministic=deterministic) for _ in range(2))
+        assert _batchable(many)
+        env = TreasureAECEnv(get_game("nakbe"), num_players=2)
+        env.reset(seed=5)
+        observations, masks, alone = [], [], []
+        for _ in range(12):
+            name = env.agent_selection
+            observations.append(env.features(name))
+            masks.append(env.action_mask(name))
+            alone.append(one.act(env, name))
+            env.step(alone[-1])
+        probabilities = many.probabilities(np.stack(observations), np.stack(masks))
+        assert np.allclose(probabilities.sum(axis=1), 1.0) and not probabilities[np.stack(masks) == 0].any()
+        assert [many.choose(row) for row in probabilities] == alone
+    # A series against random play, its games side by side: it ends and counts every game.
+    nakbe = get_game("nakbe")
+    rate = win_rate(nakbe, {"num_players": 2}, many.factory(), agent_factory(nakbe, "random"), 40)
+    assert rate.games == 40
+
+
 # -- the local cluster ---------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def cluster():

@@ -5,7 +5,9 @@ evaluation, which loads checkpoints, does not import the training."""
 
 from __future__ import annotations
 
+import functools
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -26,33 +28,47 @@ def is_rllib_checkpoint(path: str | Path) -> bool:
 
 class RLlibPolicyAgent(Agent):
     """An RLlib RLModule (main, from a checkpoint) in one seat: the most probable legal action,
-    or a sample among the legal ones."""
+    or a sample among the legal ones. Like treasure_apps.policy.PolicyAgent it decides for many
+    games in one forward pass (`probabilities`, then `choose`), which evaluation uses to play
+    its games side by side (treasure_apps.evaluate)."""
 
     def __init__(self, module: Any, seed: int | None = None, deterministic: bool = True, name: str = "rllib"):
         self.module = module
+        self.policy = module  # what evaluation batches by: the agents on one network
         self.rng = np.random.default_rng(seed)
         self.deterministic = deterministic
         self.name = name
 
-    def act(self, env: Any, agent: str) -> int:
+    def factory(self) -> Callable[[int], RLlibPolicyAgent]:
+        """Agents on this same module with their own seeds."""
+        return functools.partial(type(self), self.module, deterministic=self.deterministic, name=self.name)
+
+    def probabilities(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        """(k, n_actions) float64 action probabilities, zero outside each mask."""
         import torch
 
         from treasure_adapters.rllib import MASK_KEY, OBS_KEY
 
-        mask = env.action_mask(agent).astype(np.float32)
+        masks = masks.astype(np.float32)
         batch = {
             "obs": {
-                OBS_KEY: torch.from_numpy(env.features(agent)[None]),
-                MASK_KEY: torch.from_numpy(mask[None]),
+                OBS_KEY: torch.as_tensor(observations, dtype=torch.float32),
+                MASK_KEY: torch.from_numpy(masks),
             }
         }
         with torch.no_grad():
-            logits = self.module.forward_inference(batch)["action_dist_inputs"][0].numpy()
-        logits = np.where(mask > 0, logits, -np.inf)
+            logits = self.module.forward_inference(batch)["action_dist_inputs"].numpy().astype(np.float64)
+        logits = np.where(masks > 0, logits, -np.inf)
+        weights = np.exp(logits - logits.max(axis=1, keepdims=True))
+        return weights / weights.sum(axis=1, keepdims=True)
+
+    def choose(self, probabilities: np.ndarray) -> int:
         if self.deterministic:
-            return int(np.argmax(logits))
-        probabilities = np.exp(logits - logits.max())
-        return int(self.rng.choice(probabilities.size, p=probabilities / probabilities.sum()))
+            return int(np.argmax(probabilities))
+        return int(self.rng.choice(probabilities.size, p=probabilities))
+
+    def act(self, env: Any, agent: str) -> int:
+        return self.choose(self.probabilities(env.features(agent)[None], env.action_mask(agent)[None])[0])
 
 
 def load_rllib_policy(game: GameSpec, path: str | Path, deterministic: bool = True) -> tuple[Any, dict]:
