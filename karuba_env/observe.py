@@ -302,11 +302,12 @@ def observe(state: np.ndarray, player: int, out: np.ndarray) -> None:
 
 # write_preview's working array: spread's costs 0 .. LIMIT, then way_fields' pad (a backward
 # cost FAR, and the costs past it that it looks up: zeros; at most a distance below LIMIT and
-# a field's cost), then a copy of the island to lay the tile on (trial, as int64: one
-# allocation a call).
+# a field's cost), then a copy of the island to lay the tile on (trial: int32 like the state's
+# own island, so island_distance compiles for one integer width; one allocation a call).
 _REACHED_SIZE = LIMIT + DEAREST
 assert _REACHED_SIZE > FAR
 _TRIAL = _REACHED_SIZE
+_TRIAL_WORDS = (NUM_CELLS + 1) // 2  # int64 words holding NUM_CELLS int32 fields
 
 
 @njit(cache=True)
@@ -324,9 +325,9 @@ def write_preview(state: np.ndarray, player: int, out: np.ndarray) -> bool:
     positions = state[ADVENTURER_POS + player * NUM_COLOURS : ADVENTURER_POS + (player + 1) * NUM_COLOURS]
     sides = island_sides(tiles)
     paths = paths_of(sides)
-    work = np.empty(_REACHED_SIZE + NUM_CELLS, np.int64)
+    work = np.empty(_REACHED_SIZE + _TRIAL_WORDS, np.int64)
     reached = work[:_REACHED_SIZE]
-    trial = work[_TRIAL:]  # the island with the tile laid on one field
+    trial = work[_TRIAL:].view(np.int32)[:NUM_CELLS]  # the island with the tile laid on one field
     trial[:] = tiles
     steps = TILE_EXIT_COUNT[tile]  # "as many steps as there are paths leading to the edge"
     for colour in range(NUM_COLOURS):

@@ -635,8 +635,10 @@ def after_action(state):
     ends the turn."""
     state[PHASE] = PHASE_PLAY
     player = state[CURRENT_PLAYER]
-    if state[ACTIONS_USED] >= ACTIONS_PER_TURN and free_actions(state, player, state, False) == 0:
-        end_turn(state)
+    if state[ACTIONS_USED] >= ACTIONS_PER_TURN:
+        # An int8 mask like the legal mask's, never written: free_actions compiles once.
+        if free_actions(state, player, np.empty(0, np.int8), False) == 0:
+            end_turn(state)
 
 
 # -- a decision --------------------------------------------------------------------------

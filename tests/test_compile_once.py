@@ -62,9 +62,18 @@ NOT_YET = {
 }
 
 
+def _widened(arg: types.Type) -> types.Type:
+    """one_width, and a signed integer array's dtype widened too: an int32 island in one call
+    and an int64 copy of it in another compile the function, and all it calls, twice."""
+    if isinstance(arg, types.Array) and isinstance(arg.dtype, types.Integer) and arg.dtype.signed:
+        return arg.copy(dtype=types.int64)
+    return one_width(arg)
+
+
 def _width_repeats(package: str) -> dict[str, list[str]]:
     """Every compiled function of the package with two signatures that differ only in the
-    width (or literalness) of an integer or boolean scalar."""
+    width (or literalness) of an integer or boolean scalar, or in a signed integer array's
+    dtype."""
     repeats: dict[str, list[str]] = {}
     for name, module in list(sys.modules.items()):
         if not name.startswith(package) or name in NOT_YET:
@@ -73,7 +82,7 @@ def _width_repeats(package: str) -> dict[str, list[str]]:
             if not (isinstance(value, CPUDispatcher) and value.__module__ == name):
                 continue
             signatures = _compiled_signatures(value)
-            widened = {tuple(one_width(arg) for arg in signature) for signature in signatures}
+            widened = {tuple(_widened(arg) for arg in signature) for signature in signatures}
             if len(widened) < len(signatures):
                 repeats[f"{name}.{attribute}"] = sorted(str(signature) for signature in signatures)
     return repeats
