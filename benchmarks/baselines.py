@@ -66,12 +66,24 @@ def read_run(folder: Path) -> dict[str, Any] | None:
 RECORD_FILES = ("final_eval.csv", "eval.csv", "run.json", "teacher.json", "summary.json")
 
 
+def recipe_folders(runs_dir: Path) -> list[tuple[str, str, Path]]:
+    """(game, engine, folder) of every recipe run the table reads, found or not."""
+    found = []
+    for name in RECIPES:
+        for engine, (suffix, _) in ENGINES.items():
+            found.append((name, engine, runs_dir / f"{name}_recipe{suffix}"))
+        if get_game(name).min_players == 1:
+            found.append((name, "sb3 solo", runs_dir / f"{name}_solo_recipe"))
+    return found
+
+
 def keep(runs_dir: Path, record_dir: Path) -> list[Path]:
-    """Copy every run's record (read_run's files; progress.csv's header and last row with a
-    step count) from runs_dir into record_dir, one folder a run; returns the folders written."""
+    """Copy every recipe run's record (read_run's files; progress.csv's header and last row
+    with a step count) from runs_dir into record_dir, one folder a run; returns the folders
+    written."""
     written = []
-    for folder in sorted(runs_dir.iterdir()):
-        if read_run(folder) is None or folder.resolve() == record_dir.resolve():
+    for _, _, folder in recipe_folders(runs_dir):
+        if read_run(folder) is None:
             continue
         target = record_dir / folder.name
         target.mkdir(parents=True, exist_ok=True)
@@ -98,30 +110,26 @@ def table(runs_dir: Path) -> tuple[str, dict[str, dict[str, Any]]]:
         "|---|---|---|---|---|---|",
     ]
     found: dict[str, dict[str, Any]] = {}
-    for name in RECIPES:
+    for name, engine, folder in recipe_folders(runs_dir):
         game = get_game(name)
-        folders = [(engine, runs_dir / f"{name}_recipe{suffix}") for engine, (suffix, _) in ENGINES.items()]
-        if game.min_players == 1:
-            folders.append(("sb3 solo", runs_dir / f"{name}_solo_recipe"))
-        for engine, folder in folders:
-            run = read_run(folder)
-            if run is None:
-                continue
-            found[f"{name} {engine}"] = run
-            label = ENGINES.get(engine.split()[0], ("", engine))[1]
-            training = f"{run['steps']:,} steps, {run['minutes']:.1f} min"
-            if run["teacher"]:
-                training += f" (teacher {run['teacher']['samples']:,.0f} decisions)"
-            final = run["final"]
-            if run["players"] == 1:
-                only = next(iter(final.values()))
-                lines.append(
-                    f"| {game.title} | 1 | {label} | {training} | – | {_rate(only)} (its solo opponent) |"
-                )
-                continue
-            bot = next(row for key, row in final.items() if key != "random")
-            rates = f"{_rate(final['random'])} | {_rate(bot)}"
-            lines.append(f"| {game.title} | {run['players']} | {label} | {training} | {rates} |")
+        run = read_run(folder)
+        if run is None:
+            continue
+        found[f"{name} {engine}"] = run
+        label = ENGINES.get(engine.split()[0], ("", engine))[1]
+        training = f"{run['steps']:,} steps, {run['minutes']:.1f} min"
+        if run["teacher"]:
+            training += f" (teacher {run['teacher']['samples']:,.0f} decisions)"
+        final = run["final"]
+        if run["players"] == 1:
+            only = next(iter(final.values()))
+            lines.append(
+                f"| {game.title} | 1 | {label} | {training} | – | {_rate(only)} (its solo opponent) |"
+            )
+            continue
+        bot = next(row for key, row in final.items() if key != "random")
+        rates = f"{_rate(final['random'])} | {_rate(bot)}"
+        lines.append(f"| {game.title} | {run['players']} | {label} | {training} | {rates} |")
     return "\n".join(lines), found
 
 
