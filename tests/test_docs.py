@@ -170,3 +170,15 @@ def test_the_checks_can_fail() -> None:
     assert resolves("treasure_core.aec.TreasureAECEnv") and resolves("treasure_core.codegen")
     assert not resolves("treasure_core.nowhere.x") and not resolves("treasure_core.aec.no_such_name")
     assert not resolves("treasure_core.single_agent")
+
+
+def test_the_readme_rows_of_the_kept_recipe_runs_are_their_records(baselines) -> None:
+    """benchmarks/recipe_runs holds the records of the Results rows run since 2026-12-06
+    (baselines.py --keep): each makes its row of the README's table exactly."""
+    records = ROOT / "benchmarks" / "recipe_runs"
+    markdown, runs = baselines.table(records)
+    rows = markdown.splitlines()[2:]
+    assert len(rows) == len(runs) >= 3
+    readme = (ROOT / "README.md").read_text()
+    for row in rows:
+        assert row in readme, row
