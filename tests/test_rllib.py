@@ -239,6 +239,52 @@ def test_an_rllib_policy_decides_for_many_games_at_once_as_for_one() -> None:
     assert rate.games == 40
 
 
+# In a fresh process: the node warm-up's kernels, then which the adapter's games call beyond them.
+_RUNNER_KERNELS_SCRIPT = """
+import sys
+import numpy as np
+from numba.core.registry import CPUDispatcher
+from treasure_adapters.rllib import TreasureMultiAgentEnv, warm_up
+
+def compiled():
+    return {(name, attr): len(value.signatures) for name, module in list(sys.modules.items())
+            if name.split(".")[0] in ("treasure_core", sys.argv[2]) for attr, value in vars(module).items()
+            if isinstance(value, CPUDispatcher) and value.py_func.__module__ == name}
+
+warm_up(sys.argv[1])
+before = compiled()
+env = TreasureMultiAgentEnv({"game": sys.argv[1], "games_per_env": 4, "bot_share": 0.5, "seed": 1})
+observations, _ = env.reset(seed=1)
+for index, agent in enumerate(sorted(env.action_spaces)):
+    env.action_spaces[agent].seed(index)
+for _ in range(300):
+    observations, _, terminateds, truncateds, _ = env.step(
+        {agent: env.action_spaces[agent].sample() for agent in observations})
+    if terminateds["__all__"] or truncateds["__all__"]:
+        observations, _ = env.reset()
+env.state()
+after = compiled()
+print(sorted(key for key, count in after.items() if count > before.get(key, 0)))
+"""
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_the_node_warm_up_compiles_every_kernel_the_env_runners_call(name: str) -> None:
+    """warm_up compiles the runners' kernels only (not the batch forms, the Parallel driver or
+    the search: RUNNER_STAGES), and those are all an env runner's games call."""
+    from treasure_core.registry import module_of
+
+    package = module_of(name).split(".")[0]
+    result = subprocess.run(
+        [sys.executable, "-c", _RUNNER_KERNELS_SCRIPT, name, package],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert result.stdout.strip().splitlines()[-1] == "[]", result.stdout
+
+
 # -- the local cluster ---------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def cluster():

@@ -27,6 +27,18 @@ def test_compile_game_compiles_every_contract_kernel_and_every_bot() -> None:
     assert warmup.cache_dirs("karuba")
 
 
+def test_compile_game_runs_the_stages_named_and_refuses_others() -> None:
+    """An RLlib node's warm-up names its stages (treasure_adapters.rllib.RUNNER_STAGES); "aec"
+    runs always, the others only when named."""
+    bots = [f"bot {name}" for name in get_game("nakbe").bots]
+    assert list(warmup.compile_game("nakbe", ("bots",))) == ["aec", *bots, "total"]
+    assert list(warmup.compile_game("nakbe", ("encoders", "aec"))) == ["aec", "encoders", "total"]
+    with pytest.raises(ValueError, match="unknown warm-up stage.s. cuda; choose from aec, encoders"):
+        warmup.compile_game("nakbe", ("aec", "cuda"))
+    with pytest.raises(ValueError, match="stages must be a collection of names"):
+        warmup.compile_game("nakbe", "aec")
+
+
 def test_free_cores_is_at_least_one() -> None:
     assert warmup.free_cores() >= 1
 

@@ -357,13 +357,19 @@ def split_config(config: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]
     return own, {key: value for key, value in config.items() if key not in ADAPTER_KEYS}
 
 
+# What an env runner calls: the AEC driver's kernels (init, legal_mask, step, observe), the
+# encoders (returns, full_state) and the scripted bots; not the batch forms, the Parallel
+# driver or the search.
+RUNNER_STAGES = ("aec", "encoders", "bots")
+
+
 def warm_up(game: str, **options: Any) -> float:
-    """Compile or load every kernel of game's in this process (`treasure_core.warmup`, as
-    `treasure-envs warmup` does), then one reset and one step of the adapter. Returns the seconds
-    it took (about 1 s with numba's cache on this machine). Runs at each node's start
+    """Compile or load the kernels an env runner calls (`treasure_core.warmup.compile_game`'s
+    RUNNER_STAGES), then one reset and one step of the adapter. Returns the seconds it took
+    (about 1 s with numba's cache on this machine). Runs at each node's start
     (docs/distributed.md)."""
     start = time.perf_counter()
-    compile_game(game, **options)
+    compile_game(game, RUNNER_STAGES, **options)
     env = TreasureMultiAgentEnv({"game": game, "seed": 0, **options})
     observations, _ = env.reset(seed=0)
     env.step({agent: env.action_spaces[agent].sample() for agent in observations})
