@@ -268,7 +268,10 @@ print(sorted(key for key, count in after.items() if count > before.get(key, 0)))
 """
 
 
-@pytest.mark.parametrize("name", game_names())
+# One game in the default suite (a fresh process each), the others in the long tier.
+@pytest.mark.parametrize(
+    "name", [pytest.param(n, marks=() if i == 0 else (pytest.mark.long,)) for i, n in enumerate(game_names())]
+)
 def test_the_node_warm_up_compiles_every_kernel_the_env_runners_call(name: str) -> None:
     """warm_up compiles the runners' kernels only (not the batch forms, the Parallel driver or
     the search: RUNNER_STAGES), and those are all an env runner's games call."""
