@@ -1060,7 +1060,7 @@ def redeal_stashes(state, player):
     """Past deals at a location `player` was not at: which of those players took which face-down
     card is re-dealt, each keeping as many cards from that deal (a Satchel's draw with it)."""
     n = state[NUM_PLAYERS]
-    cards = np.empty(MAX_LOCATION_CARDS, np.int64)
+    cards = np.empty(MAX_LOCATION_CARDS, np.int32)  # int32 like the other shuffles: one rng_shuffle
     capacity = np.zeros(MAX_PLAYERS, np.int64)
     owner = np.empty(MAX_LOCATION_CARDS, np.int64)
     # Once over, ROUND == NUM_ROUNDS: no row of HISTORY or OUTCOME past the last round.
