@@ -636,8 +636,9 @@ def after_action(state):
     state[PHASE] = PHASE_PLAY
     player = state[CURRENT_PLAYER]
     if state[ACTIONS_USED] >= ACTIONS_PER_TURN:
-        # An int8 mask like the legal mask's, never written: free_actions compiles once.
-        if free_actions(state, player, np.empty(0, np.int8), False) == 0:
+        # An empty int8 view, never written, typed as the legal mask is: free_actions compiles
+        # once, and nothing is allocated on the step.
+        if free_actions(state, player, state[:0].view(np.int8), False) == 0:
             end_turn(state)
 
 
