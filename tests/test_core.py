@@ -14,7 +14,7 @@ import pytest
 from treasure_core.aec import TreasureAECEnv
 from treasure_core.game import Dims
 from treasure_core.header import REWARD_SCORE_DIFF, REWARD_WIN_LOSS
-from treasure_core.kernels import equal_flag, outcome_rewards, winners_mask
+from treasure_core.kernels import equal_flag, nth_legal, outcome_rewards, winners_mask
 from treasure_core.options import Option, validate_options
 from treasure_core.registry import all_games, game_names, get_game, make_env
 from treasure_core.rng import rng_below, rng_next, rng_seed, rng_shuffle
@@ -464,6 +464,18 @@ def test_the_fast_aec_path_keeps_the_order_checks_and_the_info_conventions(name,
     assert steps > 0 and raw.is_over()
     env.step(0)  # after the end: PettingZoo's logged warning, as its own wrapper gives
     assert "step() called after all agents are terminated" in caplog.text
+
+
+def test_nth_legal_is_the_pick_th_nonzero_entry_whatever_the_size_and_density():
+    """The draw's walk skips whole blocks by their count: masks shorter than a block, a block
+    exactly, across block edges, empty and full, any nonzero value legal, -1 past the last."""
+    rng = np.random.default_rng(3)
+    for size in (1, 7, 31, 32, 33, 64, 95, 123, 284):
+        for density in (0.0, 0.03, 0.5, 1.0):
+            values = rng.choice(np.array([1, 2, -1], np.int8), size)
+            mask = np.where(rng.random(size) < density, values, 0).astype(np.int8)
+            legal = np.flatnonzero(mask).tolist()
+            assert [nth_legal(mask, pick) for pick in range(len(legal) + 2)] == legal + [-1, -1]
 
 
 @pytest.mark.parametrize("name", [game.name for game in all_games()])
