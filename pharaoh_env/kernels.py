@@ -131,12 +131,13 @@ _ONE = np.int64(1)
 def connected(state, cell, d):
     """The neighbour of `cell` in direction d if an open passage joins them (both tiles open
     towards each other), else -1. Closed and removed cells have no exits."""
+    # Without a branch: the walls vary cell by cell, and a mispredicted branch a test cost
+    # five times the test (a legal mask asks it 8 times or more). Off the pyramid, `other` is
+    # -1 and the read at cell 0 is ignored.
     other = NEIGHBOUR[cell, d]
-    if other < 0:
-        return -1
-    if state[CELL_EXITS + cell] & DIRECTIONS[d] and state[CELL_EXITS + other] & OPPOSITE[d]:
-        return other
-    return -1
+    leaves = (state[CELL_EXITS + cell] & DIRECTIONS[d]) != 0
+    enters = (state[CELL_EXITS + max(other, 0)] & OPPOSITE[d]) != 0
+    return other if (other >= 0) & leaves & enters else -1
 
 
 @njit(cache=True)
@@ -158,8 +159,7 @@ def move_targets(state, player, cell):
     targets = np.int64(0)
     for d in range(4):
         other = connected(state, cell, d)
-        if other >= 0:
-            targets |= _ONE << other
+        targets |= np.int64(other >= 0) << max(other, 0)  # no branch, as in connected
     if state[LAMP + player * NUM_CELLS + cell]:
         lamps = lamp_cells(state, player)
         seen = _ONE << cell
@@ -226,7 +226,8 @@ def shortest_route_cells(state, chamber):
 @njit(cache=True, inline="always")
 def rotatable(state, cell):
     """Pyramid tiles that are open may be rotated (never the start tile)."""
-    return cell >= 0 and cell != START_CELL and state[CELL_STATUS + cell] == OPEN
+    # Without a branch, as connected (-1, no cell: the read at cell 0 is ignored).
+    return (cell >= 0) & (cell != START_CELL) & (state[CELL_STATUS + max(cell, 0)] == OPEN)
 
 
 @njit(cache=True, inline="always")
@@ -321,13 +322,13 @@ def play_legal_mask(state, player, mask):
         count += figure_moves(state, player, helper, HELPER_MOVE_BASE, mask)
         for target in range(5):
             cell = rotation_target(state, helper, target)
-            if cell < 0:
-                continue
-            exits = state[CELL_EXITS + cell]
+            exits = state[CELL_EXITS + max(cell, 0)]
             for turns in range(1, ROTATE_TURNS + 1):
-                if ROTATED[exits, turns] != exits:  # a rotation that changes nothing is no action
-                    mask[HELPER_ROTATE_BASE + target * ROTATE_TURNS + turns - 1] = 1
-                    count += 1
+                # A rotation that changes nothing is no action. Written without a branch (the
+                # mask is cleared, so a 0 written changes nothing).
+                legal = (cell >= 0) & (ROTATED[exits, turns] != exits)
+                mask[HELPER_ROTATE_BASE + target * ROTATE_TURNS + turns - 1] = legal
+                count += legal
         count += lamp_actions(state, player, helper, HELPER_LAMP_BASE, mask)
     return count
 
