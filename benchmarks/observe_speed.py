@@ -11,9 +11,10 @@ the bench, so every stage of play is seen), and given in ns per game step; `loop
 subprocess script), measured in the same run. Each figure is the best of several windows.
 --dtype uint8 times observe_dtype="uint8" (the bench's row is float32).
 
-`--kernel` adds one more column on the 1-thread rows: the observe kernel alone on fixed
-snapshots, in CPU time (robust on a busy machine), the figure the encoders' rewrites are judged
-by; tests/test_observe_digest.py checks that a rewrite keeps every feature bit for bit.
+`--kernel` adds two more columns on the 1-thread rows, on fixed snapshots in CPU time (robust on
+a busy machine): `kernel`, the observe kernel alone, the figure the encoders' rewrites are
+judged by (tests/test_observe_digest.py checks that a rewrite keeps every feature bit for bit),
+and `masks`, the batch legal-mask kernel alone (no draw), the legal masks' figure.
 
 `--option NAME=VALUE` (repeatable, one option set as on the command line) measures each game
 twice in the same run, at its defaults and then at that option set (a row of its own, beside the
@@ -25,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import time
+from collections.abc import Callable
 from typing import Any
 
 import numba
@@ -77,24 +79,41 @@ def loop_breakdown(runner: BatchRunner, dtype: str, seconds: float, cpu: bool = 
     return min(windows[1:], key=lambda window: window["loop"])
 
 
-def kernel_ns(runner: BatchRunner, dtype: str, samples: int = 40) -> float:
-    """The least CPU time per game of the observe kernel alone over fixed snapshots, in ns:
-    CPU seconds (process_time) leave out the time a busy machine keeps the process waiting,
-    so the figure holds on a shared machine (1 thread only: more would count their spinning)."""
+def snapshots(runner: BatchRunner) -> list[np.ndarray]:
+    """SNAPSHOTS copies of the batch's states, STEPS_BETWEEN random steps apart."""
     states = []
     for k in range(SNAPSHOTS):
         runner.random_playout(STEPS_BETWEEN, seed=1 + k)
         states.append(runner.states.copy())
-    kernel = _observe_kernel(runner.game, dtype)
-    out = np.empty((N_GAMES, runner.dims.obs_size), dtype)
-    kernel(states[0], out)
+    return states
+
+
+def least_cpu_ns(call: Callable[[np.ndarray], Any], states: list[np.ndarray], samples: int = 40) -> float:
+    """The least CPU time per game of `call` over the snapshots, in ns: CPU seconds
+    (process_time) leave out the time a busy machine keeps the process waiting, so the figure
+    holds on a shared machine (1 thread only: more would count their spinning)."""
+    call(states[0])
     best = float("inf")
     for _ in range(samples):
         start = time.process_time()
         for block in states:
-            kernel(block, out)
+            call(block)
         best = min(best, (time.process_time() - start) / (len(states) * N_GAMES))
     return best * 1e9
+
+
+def kernel_ns(runner: BatchRunner, dtype: str) -> tuple[float, float]:
+    """The observe kernel alone and the legal-mask kernel alone (batch_legal_mask, no draw) over
+    fixed snapshots, ns per game in CPU time (least_cpu_ns)."""
+    states = snapshots(runner)
+    observe = _observe_kernel(runner.game, dtype)
+    out = np.empty((N_GAMES, runner.dims.obs_size), dtype)
+    masks = np.empty((N_GAMES, runner.dims.n_actions), np.int8)
+    no_draw = np.empty(0, np.int64)
+    return (
+        least_cpu_ns(lambda block: observe(block, out), states),
+        least_cpu_ns(lambda block: runner.kernels.batch_legal_mask(block, masks, 0, no_draw), states),
+    )
 
 
 def option_sets(game: str, pairs: list[str]) -> list[dict[str, Any]]:
@@ -126,7 +145,9 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=2.0, help="per figure (default 2)")
     parser.add_argument("--threads", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--dtype", default="float32", choices=["float32", "uint8"])
-    parser.add_argument("--kernel", action="store_true", help="also the observe kernel alone")
+    parser.add_argument(
+        "--kernel", action="store_true", help="also the observe and legal-mask kernels alone (CPU time)"
+    )
     parser.add_argument(
         "--cpu",
         action="store_true",
@@ -151,7 +172,7 @@ def main() -> None:
         print(f"pgx connect_four x1024 jitted step: {pgx_ns:.0f} ns per game step")
     clock = "CPU" if args.cpu else "wall-clock"
     print(f"ns per game step ({clock}), {N_GAMES} games, {args.dtype}, best of {WINDOWS} windows")
-    kernel_head = f"{'kernel':>9}" if args.kernel else ""
+    kernel_head = f"{'kernel':>9}{'masks':>9}" if args.kernel else ""
     columns = f"{'observe':>9}{kernel_head}{'actions':>9}{'step':>9}{'loop':>9}{'× pgx':>8}"
     print(f"{'game':<{width}}{'thr':>4}{columns}")
     for game, options in runs:
@@ -163,8 +184,10 @@ def main() -> None:
             runner.random_playout(WARM_STEPS, seed=0)
             figures = loop_breakdown(runner, args.dtype, args.seconds, args.cpu)
             kernel = ""
-            if args.kernel:
-                kernel = f"{kernel_ns(runner, args.dtype):>9.0f}" if threads == 1 else f"{'':>9}"
+            if args.kernel and threads == 1:
+                kernel = "".join(f"{figure:>9.0f}" for figure in kernel_ns(runner, args.dtype))
+            elif args.kernel:
+                kernel = f"{'':>18}"
             ratio = f"{pgx_ns / figures['loop']:>7.2f}x" if pgx_ns else ""
             print(
                 f"{row_label(game, options):<{width}}{threads:>4}{figures['observe']:>9.0f}{kernel}"
