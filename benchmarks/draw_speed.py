@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import time
+from collections.abc import Callable
 
 import numba
 import numpy as np
@@ -36,20 +37,21 @@ def branching_walk(mask: np.ndarray, pick: int) -> int:
     return -1
 
 
-@njit
-def walk_branching(masks: np.ndarray, picks: np.ndarray) -> int:
-    total = 0
-    for g in range(masks.shape[0]):
-        total += branching_walk(masks[g], picks[g])
-    return total
+def walker(nth: Callable[[np.ndarray, int], int]) -> Callable[[np.ndarray, np.ndarray], int]:
+    """A jitted loop drawing each row's pick with `nth` (the sum keeps the work from vanishing)."""
+
+    @njit
+    def walk(masks: np.ndarray, picks: np.ndarray) -> int:
+        total = 0
+        for g in range(masks.shape[0]):
+            total += nth(masks[g], picks[g])
+        return total
+
+    return walk
 
 
-@njit
-def walk_blocks(masks: np.ndarray, picks: np.ndarray) -> int:
-    total = 0
-    for g in range(masks.shape[0]):
-        total += nth_legal(masks[g], picks[g])
-    return total
+walk_branching = walker(branching_walk)
+walk_blocks = walker(nth_legal)
 
 
 def game_masks(name: str) -> tuple[np.ndarray, np.ndarray]:
