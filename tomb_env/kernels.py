@@ -13,6 +13,7 @@ deciders at once: each proposer's next step, or all of one location's voters.
 """
 
 import numpy as np
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from tomb_env.data import (
     ABILITIES_ASSUMED,
@@ -943,9 +944,15 @@ def known_score(state: np.ndarray, player: int) -> int:
     statue_combo_off = 0
     first_lost = NO_CARD  # the first lost coin call in time (by round, then card id)
     first_lost_gain = 0  # what the Gambler's luck (it scores as won) adds to that card
+    # The player's stash as bits, found without a branch on places and owners that vary card
+    # by card (each a likely mispredict), then walked in card order, lowest bit first.
+    own = np.uint64(0)
     for card in range(NUM_CARDS):
-        if state[CARD_PLACE + card] != PLACE_STASH or state[CARD_OWNER + card] != player:
-            continue
+        mine = (state[CARD_PLACE + card] == PLACE_STASH) & (state[CARD_OWNER + card] == player)
+        own |= np.uint64(mine) << np.uint64(card)
+    while own:
+        card = np.int64(trailing_zeros(own))
+        own &= own - np.uint64(1)
         kind = DECK_CARD_KIND[deck, card]
         effect = DECK_KIND_EFFECT[deck, kind]
         value = KIND_VALUE[kind]

@@ -11,6 +11,7 @@ docs/games/tomb.md names every slice; the *_LAYOUT tables below are the source o
 """
 
 import numpy as np
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from tomb_env.data import (
     DECK_CARD_KIND,
@@ -254,25 +255,30 @@ def observe(state: np.ndarray, player: int, out: np.ndarray) -> None:
         if card != NO_CARD:
             out[_TABLE + slot * NUM_KINDS + card_kind(state, card)] = 1.0
     deck = state[CARD_SET]  # read once: the stores below into out would make it re-read
+    stashed = np.uint64(0)  # bit c: card c is in a stash
     for card in range(NUM_CARDS):
         place = state[CARD_PLACE + card]
         kind = DECK_CARD_KIND[deck, card]
         # Every card adds to its kind's discard share, 0.0 unless discarded: no branch to
         # mispredict on places that vary card by card, and x + 0.0 is x bit for bit.
         out[_DISCARD + kind] += _KIND_SHARE[deck, kind] * (place == PLACE_DISCARD)
-        if place == PLACE_STASH:
-            owner = state[CARD_OWNER + card]
-            k = (owner - player) % n
-            out[_STASH + k] += 1.0 / MAX_STASH
-            if knows_owner(state, player, card):
-                out[_KNOWN + k * NUM_KINDS + kind] += _KIND_SHARE[deck, kind]
-            if state[CARD_ACTIVE + card]:
-                out[_ACTIVE + k] += 1.0 / MAX_ACTIVE
-            if owner == player and state[CARD_FLIP + card] == FLIP_WON:
-                if DECK_KIND_EFFECT[deck, kind] == EFFECT_DICE:
-                    out[_FLIPS] += 0.5
-                elif DECK_KIND_EFFECT[deck, kind] == EFFECT_SARCOPHAGUS:
-                    out[_FLIPS + 1] = 1.0
+        stashed |= np.uint64(place == PLACE_STASH) << np.uint64(card)
+    while stashed:  # the stashed cards in card order, lowest bit first
+        card = np.int64(trailing_zeros(stashed))
+        stashed &= stashed - np.uint64(1)
+        kind = DECK_CARD_KIND[deck, card]
+        owner = state[CARD_OWNER + card]
+        k = (owner - player) % n
+        out[_STASH + k] += 1.0 / MAX_STASH
+        if knows_owner(state, player, card):
+            out[_KNOWN + k * NUM_KINDS + kind] += _KIND_SHARE[deck, kind]
+        if state[CARD_ACTIVE + card]:
+            out[_ACTIVE + k] += 1.0 / MAX_ACTIVE
+        if owner == player and state[CARD_FLIP + card] == FLIP_WON:
+            if DECK_KIND_EFFECT[deck, kind] == EFFECT_DICE:
+                out[_FLIPS] += 0.5
+            elif DECK_KIND_EFFECT[deck, kind] == EFFECT_SARCOPHAGUS:
+                out[_FLIPS + 1] = 1.0
     if state[CHOICE + player] != NO_LOCATION:
         out[_CHOICE + state[CHOICE + player]] = 1.0
     # Outcomes: past rounds; this round's only once its deals are done (the call phase).
