@@ -196,6 +196,7 @@ GAME = GameSpec(
     validate_state=validate_state,
     extra_info=_extra_info,
     bots={"bot": bots.KarubaBot},
+    speed_options={"previews": False},  # v1's features, the previews never computed
 )
 
 

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from treasure_apps import bench
-from treasure_core.registry import game_names
+from treasure_core.registry import game_names, get_game
 
 RATE_FIELDS = {"steps", "seconds", "steps_per_second"}
 START_FIELDS = {*bench.START_STAGES, "warmup", "cpu_seconds", "reason"}
@@ -125,6 +125,13 @@ def check_every_game_and_field(quick_report: tuple[dict[str, Any], Path], quick_
         for row in figures["batch_python"]:
             assert_rate(row)
             assert row["vs_pgx"] is None  # --no-peers: no Pgx windows beside ours
+        # The x1024 row again at the game's speed options, where it names some.
+        speed = get_game(game).speed_options
+        assert figures["speed_options"] == speed
+        assert [row["threads"] for row in figures["batch_speed"]] == (threads if speed else []), game
+        for row in figures["batch_speed"]:
+            assert_rate(row)
+            assert row["batch_size"] == bench.PLAYOUT_BATCH and row["vs_pgx"] is None
         playout = figures["playout"]
         assert playout["one_thread"]["vs_pgx"] is None and playout["all_threads"]["vs_pgx"] is None
         assert_rate(playout["one_thread"])
@@ -173,6 +180,8 @@ def check_every_game_and_field(quick_report: tuple[dict[str, Any], Path], quick_
         assert "AEC loop vs connect_four_v3" in names and "threads vs processes, playout" in names
         assert {"batch x1024 with observations vs Pgx step, best threads"} <= names
         assert {"in-kernel playout, all threads vs Pgx rollout"} <= names
+        speed_target = "batch x1024 with observations vs Pgx step, best threads, at the speed options"
+        assert (speed_target in names) == bool(get_game(game).speed_options), game
         assert sum(name.startswith("cached start") for name in names) == len(bench.START_TARGET_STAGES)
     assert report["chart"]["path"] is None and "connect_four_v3" in report["chart"]["reason"]
 
@@ -313,11 +322,12 @@ def test_the_batch_and_playout_rows_alternate_their_windows_with_pgx():
         batch = bench.measure_batch("nakbe", bench.PLAYOUT_BATCH, 1, 0.01, server)
         small = bench.measure_batch("nakbe", 64, 1, 0.01, server)
         playout = bench.measure_playout("nakbe", 1, 0.01, server)
+        speed = bench.measure_batch("karuba", bench.PLAYOUT_BATCH, 1, 0.01, server, {"previews": False})
         peers = bench.peer_pgx(0.01, server)
     finally:
         server.close()
     assert server.process.poll() == 0  # closing ends it
-    for row in (batch, playout):
+    for row in (batch, playout, speed):
         assert_rate(row)
         assert_rate(row["interleaved_pgx"])
         assert row["vs_pgx"] == pytest.approx(
@@ -337,7 +347,7 @@ def test_the_batch_and_playout_rows_alternate_their_windows_with_pgx():
                     "one_thread": playout,
                     "all_threads": playout | {"threads": 2},
                     "fresh_threads": playout | {"threads": 2},
-                    "processes": {"steps_per_second": 1.0, "processes": 2},
+                    "processes": {"steps_per_second": 1.0, "processes": 2, "batch_size": bench.PLAYOUT_BATCH},
                     "thread_scaling": 1.0,
                     "process_scaling": 1.0,
                     "threads_vs_processes": 1.0,
@@ -351,6 +361,14 @@ def test_the_batch_and_playout_rows_alternate_their_windows_with_pgx():
     targets = {row["target"]: row for row in bench.evaluate_targets(report)}
     assert targets["batch x1024 with observations vs Pgx step, best threads"]["measured"] == batch["vs_pgx"]
     assert targets["in-kernel playout, all threads vs Pgx rollout"]["measured"] == playout["vs_pgx"]
+    assert not any(name.endswith("at the speed options") for name in targets)  # nakbe names none
+    # A game with speed options: their row has a target of its own, and a row in both tables.
+    report["games"]["nakbe"] |= {"speed_options": {"previews": False}, "batch_speed": [speed]}
+    targets = {row["target"]: row for row in bench.evaluate_targets(report)}
+    speed_target = targets["batch x1024 with observations vs Pgx step, best threads, at the speed options"]
+    assert speed_target["measured"] == speed["vs_pgx"] and speed_target["note"].startswith("previews=False; ")
+    labels = [label for label, _, _ in bench.table_rows(report | {"peers": {}})]
+    assert any(label.endswith(", at previews=False") for label in labels)
 
 
 def test_a_pgx_server_that_stops_says_why():
@@ -360,3 +378,14 @@ def test_a_pgx_server_that_stops_says_why():
     with pytest.raises(RuntimeError, match="stopped: gone"):
         server.measure("step")(0.01)
     server.close()
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_the_speed_options_are_valid_options_and_documented(game):
+    """GameSpec.speed_options, which the bench's batch_speed row runs, are options the game
+    accepts, and its page says what they change."""
+    spec = get_game(game)
+    spec.validate(spec.speed_options)
+    page = (Path(__file__).resolve().parents[1] / "docs" / "games" / f"{game}.md").read_text()
+    for name, value in spec.speed_options.items():
+        assert f"{name}={value!r}" in page, (game, name)

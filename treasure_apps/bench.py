@@ -8,7 +8,9 @@ For every game in the registry, at its default options:
 * batch      `BatchRunner` driven from Python at several batch sizes, with `observe()`,
              `random_actions()` (a uniformly random legal action per game, drawn in a kernel from
              `legal_masks()`: Pgx's row draws its random actions inside its jitted step too) and
-             `step()` every step, on 1 thread and on all of numba's threads;
+             `step()` every step, on 1 thread and on all of numba's threads; for a game that
+             names speed options (GameSpec.speed_options: Karuba's previews=False), the x1024
+             row again at them (batch_speed);
 * playout    `BatchRunner.random_playout` (random self-play inside one numba kernel) on 1 thread
              and on all threads; then, in fresh processes with alternating windows, all threads in
              one process against that many 1-thread processes (threads ÷ processes);
@@ -64,8 +66,8 @@ from treasure_core.batch import BatchRunner
 from treasure_core.registry import game_names, get_game, make_env, module_of, register
 
 DESCRIPTION = "throughput, scaling, start-up and memory of every game, beside the peer libraries"
-SCHEMA_VERSION = 3  # 2: the Pgx windows beside the batch and playout rows, the fresh threads;
-# 3: the search section as rows of simulations x threads
+SCHEMA_VERSION = 4  # 2: the Pgx windows beside the batch and playout rows, the fresh threads;
+# 3: the search section as rows of simulations x threads; 4: the batch row at the speed options
 DEFAULT_SECONDS = 3.0  # wall-clock budget of each throughput figure
 QUICK_SECONDS = 0.3  # the same, under --quick
 WINDOWS = 3  # each figure is the best of this many windows of seconds / WINDOWS (load spikes)
@@ -277,10 +279,16 @@ def aec_ratio(figures: dict[str, Any], reference: float | None) -> float | None:
 
 
 def measure_batch(
-    game: str, batch_size: int, threads: int, seconds: float, pgx: PgxServer | None = None
+    game: str,
+    batch_size: int,
+    threads: int,
+    seconds: float,
+    pgx: PgxServer | None = None,
+    options: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """The batch row; at Pgx's batch size, beside Pgx's jitted step when a server is given."""
-    runner = BatchRunner(game, batch_size, seed=SEED, num_threads=threads)
+    """The batch row (at the game's defaults, or at `options`); at Pgx's batch size, beside
+    Pgx's jitted step when a server is given."""
+    runner = BatchRunner(game, batch_size, seed=SEED, num_threads=threads, **(options or {}))
     rng = np.random.default_rng(SEED)
     matched = pgx if batch_size == PLAYOUT_BATCH else None
     return {"batch_size": batch_size, "threads": threads} | beside_pgx(
@@ -543,6 +551,15 @@ def measure_game(
         for threads in thread_counts:
             log(f"{game}: batch x{batch_size} from Python, {threads} thread(s)")
             figures["batch_python"].append(measure_batch(game, batch_size, threads, args.seconds, pgx))
+    # The same row at the options a user would pick for throughput, where the game names some.
+    figures["speed_options"] = dict(spec.speed_options)
+    figures["batch_speed"] = []
+    for threads in thread_counts if spec.speed_options else ():
+        speed = options_text(spec.speed_options)
+        log(f"{game}: batch x{PLAYOUT_BATCH} from Python at {speed}, {threads} thread(s)")
+        figures["batch_speed"].append(
+            measure_batch(game, PLAYOUT_BATCH, threads, args.seconds, pgx, spec.speed_options)
+        )
     log(f"{game}: in-kernel playout x{PLAYOUT_BATCH}")
     one = measure_playout(game, 1, args.seconds, pgx)
     every = measure_playout(game, all_threads, args.seconds, pgx)
@@ -569,6 +586,11 @@ def measure_game(
         (1,) if args.quick else tuple(thread_counts),
     )
     return figures
+
+
+def options_text(options: dict[str, Any]) -> str:
+    """{"previews": False} -> "previews=False", as the command-line help names options."""
+    return ", ".join(f"{name}={value!r}" for name, value in options.items())
 
 
 def measure_search(game: str, sims: Sequence[int], thread_counts: Sequence[int] = (1,)) -> dict[str, Any]:
@@ -904,6 +926,20 @@ def evaluate_targets(report: dict[str, Any]) -> list[dict[str, Any]]:
                 note,
             )
         )
+        if figures.get("batch_speed"):
+            speed_versus = [row["vs_pgx"] for row in figures["batch_speed"] if row.get("vs_pgx") is not None]
+            rows.append(
+                target(
+                    "batch x1024 with observations vs Pgx step, best threads, at the speed options",
+                    game,
+                    max(speed_versus) if speed_versus else None,
+                    BATCH_VS_PGX_STEP,
+                    True,
+                    "x",
+                    f"{options_text(figures['speed_options'])}; "
+                    + ("interleaved windows" if speed_versus else "Pgx not measured"),
+                )
+            )
         versus_rollout = playout["all_threads"].get("vs_pgx")
         rows.append(
             target(
@@ -1053,6 +1089,12 @@ def table_rows(report: dict[str, Any]) -> list[tuple[str, float | None, str]]:
         rows.append((f"{game} aec", figures["aec"]["steps_per_second"], note))
         for row in figures["batch_python"]:
             label = f"{game} batch x{row['batch_size']} from Python, {threads_label(row['threads'])}"
+            rows.append((label, row["steps_per_second"], pgx_note(row, "Pgx step")))
+        for row in figures.get("batch_speed", []):
+            label = (
+                f"{game} batch x{row['batch_size']} from Python, {threads_label(row['threads'])}, "
+                f"at {options_text(figures['speed_options'])}"
+            )
             rows.append((label, row["steps_per_second"], pgx_note(row, "Pgx step")))
         playout = figures["playout"]
         for key in ("one_thread", "all_threads"):
@@ -1239,6 +1281,13 @@ def markdown(report: dict[str, Any]) -> str:
             lines.append(
                 f"| **{game}**, batch ×{row['batch_size']} from Python, {threads_label(row['threads'])} | "
                 f"{figure(value)} | {times(value, reference)} | {matched} |"
+            )
+        for row in figures.get("batch_speed", []):
+            value = row["steps_per_second"]
+            lines.append(
+                f"| **{game}**, batch ×{row['batch_size']} from Python, {threads_label(row['threads'])}, "
+                f"at `{options_text(figures['speed_options'])}` | {figure(value)} | "
+                f"{times(value, reference)} | {versus(row, pgx_step, 'Pgx step')} |"
             )
         playout = figures["playout"]
         pgx_rollout = peers[MATCHED_PEER["playout"]]["steps_per_second"]

@@ -198,6 +198,10 @@ class GameSpec:
     # (state, viewer=None) -> a standalone SVG document of the board: viewer None the full view
     # (everything), a seat only what it may know; targets carry data-actions (treasure_core.svg).
     render_svg: Callable[..., str] | None = None
+    # The options a user would pick for raw batch throughput, where the defaults cost much
+    # for a learner's sake (Karuba's decision previews); docs/games/<game>.md says what they
+    # change, and `treasure-envs bench` measures the batch x1024 row at them too. {}: none.
+    speed_options: dict[str, Any] = field(default_factory=dict)
 
     @property
     def options(self) -> tuple[Option, ...]:
