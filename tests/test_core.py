@@ -392,6 +392,41 @@ def test_a_finished_game_loaded_into_the_batch_runner_restarts_at_its_next_step(
         runner.game.check_invariants(state)
 
 
+@pytest.mark.parametrize("check_actions", [True, False])
+def test_the_batch_runner_refuses_bad_actions_with_the_first_game_and_the_count(check_actions):
+    """An action out of range is refused always, whatever its integer dtype, and an illegal one
+    when actions are checked: a ValueError naming the first such game and how many there are,
+    and nothing changes. The checks run in one kernel pass (action_faults)."""
+    from treasure_core.batch import BatchRunner
+
+    runner = BatchRunner("nakbe", 8, seed=4, check_actions=check_actions, num_threads=1)
+    masks = runner.legal_masks().copy()
+    legal = runner.random_actions(seed=2)
+    before = runner.states.copy()
+    n_actions = runner.dims.n_actions
+    out_of_range = legal.copy()
+    out_of_range[[2, 5]] = [n_actions, -1]
+    for actions in (out_of_range, out_of_range.astype(np.int32)):
+        message = rf"action {n_actions} in game 2 is not from 0 to {n_actions - 1} \(2 out"
+        with pytest.raises(ValueError, match=message):
+            runner.step(actions)
+    huge = legal.astype(np.uint64)
+    huge[6] = np.uint64(2**64 - 1)  # out of range as it is, not wrapped to -1
+    with pytest.raises(ValueError, match=rf"action {2**64 - 1} in game 6 is not from 0"):
+        runner.step(huge)
+    illegal = legal.copy()
+    for game in (3, 7):
+        illegal[game] = np.flatnonzero(masks[game] == 0)[0]
+    if check_actions:
+        message = rf"action {illegal[3]} is illegal in game 3 \(2 illegal in all\)"
+        with pytest.raises(ValueError, match=message):
+            runner.step(illegal)
+    np.testing.assert_array_equal(runner.states, before)
+    np.testing.assert_array_equal(runner.legal_masks(), masks)
+    runner.step(legal[::-1].copy()[::-1])  # a strided int64 view plays as its values
+    assert not runner.refused.any()
+
+
 @pytest.mark.parametrize("name", game_names())
 def test_the_batch_runner_reports_the_illegal_actions_its_kernels_refuse(name):
     """check_actions=False: an illegal action reaches the kernel, which refuses it (the state

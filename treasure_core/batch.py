@@ -18,11 +18,19 @@ import numpy as np
 from treasure_core.aec import SEED_MODULUS, normalise_seed, random_seed
 from treasure_core.game import GameSpec
 from treasure_core.header import CURRENT_PLAYER, DECISIONS, STATE_DTYPE, TERMINAL
-from treasure_core.kernels import sample_legal_actions
+from treasure_core.kernels import (
+    FAULT_FIELDS,
+    FAULT_ILLEGAL_COUNT,
+    FAULT_RANGE_COUNT,
+    action_faults,
+    sample_legal_actions,
+)
 from treasure_core.registry import get_game
 
 # batch_legal_mask's actions_out when it only writes the masks.
 _NO_ACTIONS = np.empty(0, np.int64)
+# action_faults' masks when legality is not checked (check_actions=False).
+_NO_MASKS = np.empty((0, 1), np.int8)
 
 
 class BatchRunner:
@@ -93,6 +101,7 @@ class BatchRunner:
         # unchanged (check_actions=False only: the check raises before a kernel sees one).
         self.refused = np.zeros(self.n_games, np.bool_)
         self._masks = np.zeros((self.n_games, self.dims.n_actions), np.int8)
+        self._faults = np.zeros(FAULT_FIELDS, np.int64)  # action_faults' out, every step
         self._masks_fresh = False
         self.reset(seed)
 
@@ -220,23 +229,21 @@ class BatchRunner:
                 f"got {actions.dtype} {actions.shape}"
             )
         # The range is checked always (a kernel indexes by the action); legality on request.
-        bad = np.flatnonzero((actions < 0) | (actions >= self.dims.n_actions))
-        if bad.size:
+        if actions.dtype != np.int64:  # compared as they are (a uint64 could wrap in int64)
+            self._fault(actions, np.flatnonzero((actions < 0) | (actions >= self.dims.n_actions)))
+        actions = np.ascontiguousarray(actions, dtype=np.int64)  # one signature for the kernels
+        masks = self.legal_masks() if self.check_actions else _NO_MASKS
+        action_faults(actions, self.dims.n_actions, masks, self._faults)
+        if self._faults[FAULT_RANGE_COUNT] or self._faults[FAULT_ILLEGAL_COUNT]:
+            self._fault(actions, np.flatnonzero((actions < 0) | (actions >= self.dims.n_actions)))
+            bad = np.flatnonzero(masks[np.arange(self.n_games), actions] == 0)
             i = int(bad[0])
+            legal = np.flatnonzero(masks[i])
             raise ValueError(
-                f"{self.game.env_name}: action {int(actions[i])} in game {i} is not from 0 to "
-                f"{self.dims.n_actions - 1} ({bad.size} out of range in all)"
+                f"{self.game.env_name}: action {int(actions[i])} is illegal in game {i} "
+                f"({bad.size} illegal in all); {legal.size} legal there, e.g. {legal[:5].tolist()}"
             )
         if self.check_actions:
-            masks = self.legal_masks()
-            bad = np.flatnonzero(masks[np.arange(self.n_games), actions] == 0)
-            if bad.size:
-                i = int(bad[0])
-                legal = np.flatnonzero(masks[i])
-                raise ValueError(
-                    f"{self.game.env_name}: action {int(actions[i])} is illegal in game {i} "
-                    f"({bad.size} illegal in all); {legal.size} legal there, e.g. {legal[:5].tolist()}"
-                )
             self.refused[:] = False
         else:
             decisions_before = self._states[:, DECISIONS].copy()
@@ -245,7 +252,7 @@ class BatchRunner:
         # illegal action cannot reach step_unrefused. Unchecked, the game's `step` refuses.
         (self._batch_step_unrefused if self.check_actions else self.kernels.batch_step)(
             self._states,
-            actions.astype(np.int64, copy=False),
+            actions,
             self.params,
             self.rewards,
             self.dones,
@@ -257,6 +264,15 @@ class BatchRunner:
             self.refused &= ~self.dones
         self._masks_fresh = False
         return self.rewards, self.dones
+
+    def _fault(self, actions: np.ndarray, out_of_range: np.ndarray) -> None:
+        """Raise for the first of the games whose actions are out of range, if any."""
+        if out_of_range.size:
+            i = int(out_of_range[0])
+            raise ValueError(
+                f"{self.game.env_name}: action {int(actions[i])} in game {i} is not from 0 to "
+                f"{self.dims.n_actions - 1} ({out_of_range.size} out of range in all)"
+            )
 
     def random_playout(self, steps_per_game: int, seed: int = 0) -> tuple[int, int]:
         """Random self-play inside one parallel kernel: each game takes `steps_per_game`

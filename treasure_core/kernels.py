@@ -171,6 +171,34 @@ def sample_legal_actions(masks: np.ndarray, seed: int, out: np.ndarray) -> int:
     return empty
 
 
+# action_faults' out: the first out-of-range action's game and how many, the first illegal
+# one's game and how many (-1 and 0 where there is none).
+FAULT_RANGE_FIRST, FAULT_RANGE_COUNT, FAULT_ILLEGAL_FIRST, FAULT_ILLEGAL_COUNT = range(4)
+FAULT_FIELDS = 4
+
+
+@njit(cache=True)
+def action_faults(actions: np.ndarray, n_actions: int, masks: np.ndarray, out: np.ndarray) -> None:
+    """A batch step's checks in one pass (numpy's took 20 us a step for 1,024 games): which
+    actions are outside 0..n_actions-1, and, where `masks` has a row per game (not with 0
+    rows), which in-range ones its mask forbids. Read only where in range."""
+    out[FAULT_RANGE_FIRST] = -1
+    out[FAULT_RANGE_COUNT] = 0
+    out[FAULT_ILLEGAL_FIRST] = -1
+    out[FAULT_ILLEGAL_COUNT] = 0
+    check_legal = masks.shape[0] == actions.shape[0]
+    for game in range(actions.shape[0]):
+        action = actions[game]
+        if action < 0 or action >= n_actions:
+            if out[FAULT_RANGE_COUNT] == 0:
+                out[FAULT_RANGE_FIRST] = game
+            out[FAULT_RANGE_COUNT] += 1
+        elif check_legal and masks[game, action] == 0:
+            if out[FAULT_ILLEGAL_COUNT] == 0:
+                out[FAULT_ILLEGAL_FIRST] = game
+            out[FAULT_ILLEGAL_COUNT] += 1
+
+
 @njit(cache=True, inline="always")
 def mask_from_bits(bits: int, out: np.ndarray, start: int) -> int:
     """Set out[start + i] = 1 for each set bit i of `bits` (a bit set of targets), leaving the
