@@ -10,7 +10,7 @@ rewards. A game its guard cuts (GameSpec.guard) is done too, with rewards 0, and
 from __future__ import annotations
 
 import sys
-from typing import Any
+from typing import Any, NoReturn
 
 import numba
 import numpy as np
@@ -21,7 +21,9 @@ from treasure_core.header import CURRENT_PLAYER, DECISIONS, STATE_DTYPE, TERMINA
 from treasure_core.kernels import (
     FAULT_FIELDS,
     FAULT_ILLEGAL_COUNT,
+    FAULT_ILLEGAL_FIRST,
     FAULT_RANGE_COUNT,
+    FAULT_RANGE_FIRST,
     action_faults,
     sample_legal_actions,
 )
@@ -230,18 +232,22 @@ class BatchRunner:
             )
         # The range is checked always (a kernel indexes by the action); legality on request.
         if actions.dtype != np.int64:  # compared as they are (a uint64 could wrap in int64)
-            self._fault(actions, np.flatnonzero((actions < 0) | (actions >= self.dims.n_actions)))
+            bad = np.flatnonzero((actions < 0) | (actions >= self.dims.n_actions))
+            if bad.size:
+                self._refuse_range(actions, int(bad[0]), bad.size)
         actions = np.ascontiguousarray(actions, dtype=np.int64)  # one signature for the kernels
         masks = self.legal_masks() if self.check_actions else _NO_MASKS
-        action_faults(actions, self.dims.n_actions, masks, self._faults)
-        if self._faults[FAULT_RANGE_COUNT] or self._faults[FAULT_ILLEGAL_COUNT]:
-            self._fault(actions, np.flatnonzero((actions < 0) | (actions >= self.dims.n_actions)))
-            bad = np.flatnonzero(masks[np.arange(self.n_games), actions] == 0)
-            i = int(bad[0])
+        faults = self._faults
+        action_faults(actions, self.dims.n_actions, masks, faults)
+        if faults[FAULT_RANGE_COUNT]:
+            self._refuse_range(actions, int(faults[FAULT_RANGE_FIRST]), int(faults[FAULT_RANGE_COUNT]))
+        if faults[FAULT_ILLEGAL_COUNT]:
+            i = int(faults[FAULT_ILLEGAL_FIRST])
             legal = np.flatnonzero(masks[i])
             raise ValueError(
                 f"{self.game.env_name}: action {int(actions[i])} is illegal in game {i} "
-                f"({bad.size} illegal in all); {legal.size} legal there, e.g. {legal[:5].tolist()}"
+                f"({faults[FAULT_ILLEGAL_COUNT]} illegal in all); {legal.size} legal there, "
+                f"e.g. {legal[:5].tolist()}"
             )
         if self.check_actions:
             self.refused[:] = False
@@ -265,14 +271,12 @@ class BatchRunner:
         self._masks_fresh = False
         return self.rewards, self.dones
 
-    def _fault(self, actions: np.ndarray, out_of_range: np.ndarray) -> None:
-        """Raise for the first of the games whose actions are out of range, if any."""
-        if out_of_range.size:
-            i = int(out_of_range[0])
-            raise ValueError(
-                f"{self.game.env_name}: action {int(actions[i])} in game {i} is not from 0 to "
-                f"{self.dims.n_actions - 1} ({out_of_range.size} out of range in all)"
-            )
+    def _refuse_range(self, actions: np.ndarray, first: int, count: int) -> NoReturn:
+        """The error for `count` actions out of range, game `first` the first of them."""
+        raise ValueError(
+            f"{self.game.env_name}: action {int(actions[first])} in game {first} is not from 0 to "
+            f"{self.dims.n_actions - 1} ({count} out of range in all)"
+        )
 
     def random_playout(self, steps_per_game: int, seed: int = 0) -> tuple[int, int]:
         """Random self-play inside one parallel kernel: each game takes `steps_per_game`
