@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from treasure_apps import cli
+from treasure_apps.warmup import PARTS, plan, run_warmup
 from treasure_core import warmup
 from treasure_core.game import Kernels
 from treasure_core.registry import get_game
@@ -53,3 +54,31 @@ def test_free_cores_is_at_least_one() -> None:
 def test_bad_arguments_are_refused(argv: list[str], message: str, capsys: pytest.CaptureFixture) -> None:
     assert cli.main(argv) == 2
     assert message in capsys.readouterr().err
+
+
+def test_plan_splits_a_game_in_two_where_the_cores_outnumber_the_games() -> None:
+    """PARTS cover every stage; a game is split only for a core beyond one a game."""
+    whole = warmup.STAGES
+    assert {"aec", *PARTS[0], *PARTS[1]} == set(whole) and not set(PARTS[0]) & set(PARTS[1])
+    assert plan(["nakum"], 2) == [("nakum", PARTS[0]), ("nakum", PARTS[1])]
+    assert plan(["nakum"], 1) == [("nakum", whole)]
+    assert plan(["nakum", "tomb"], 2) == [("nakum", whole), ("tomb", whole)]
+    assert plan(["nakum", "tomb", "karuba"], 4) == [
+        ("nakum", PARTS[0]),
+        ("nakum", PARTS[1]),
+        ("tomb", whole),
+        ("karuba", whole),
+    ]
+
+
+def test_warmup_of_one_game_on_two_processes_compiles_both_parts(capsys: pytest.CaptureFixture) -> None:
+    """`warmup nakbe --jobs 2`: the batch forms in one process, the rest in the other, and one
+    game's figures with every stage."""
+    assert cli.main(["warmup", "nakbe", "--jobs", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "] nakbe (batch): compiled or loaded in " in out
+    assert f"] nakbe ({', '.join(PARTS[1])}): compiled or loaded in " in out
+    assert "1 game(s) ready in " in out and " with 2 process(es)" in out
+    results = run_warmup(["nakbe"], 2)
+    bots = [f"bot {name}" for name in get_game("nakbe").bots]
+    assert set(results["nakbe"]["stages"]) == {*warmup.STAGES[:-1], *bots, "total"}
