@@ -1421,7 +1421,7 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--quick",
         action="store_true",
-        help=f"{QUICK_SECONDS:g} s per figure and no cold start, about 75 s for the five games",
+        help=f"{QUICK_SECONDS:g} s per figure and no cold start, about 70 s for the five games",
     )
     parser.add_argument(
         "--seconds",
