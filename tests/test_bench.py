@@ -137,20 +137,10 @@ def check_every_game_and_field(quick_report: tuple[dict[str, Any], Path], quick_
         assert_rate(playout["one_thread"])
         assert_rate(playout["all_threads"])
         assert playout["all_threads"]["threads"] == max(threads)
-        processes = playout["processes"]
-        assert processes["processes"] == max(threads) == len(processes["per_process"])
-        for row in processes["per_process"]:
-            assert_rate(row)
-        assert processes["steps_per_second"] == pytest.approx(
-            sum(row["steps_per_second"] for row in processes["per_process"])
-        )
-        # The threads in a fresh process too, their windows alternating with the processes'.
-        assert_rate(playout["fresh_threads"])
-        assert playout["fresh_threads"]["threads"] == max(threads)
-        assert playout["threads_vs_processes"] == pytest.approx(
-            playout["fresh_threads"]["steps_per_second"] / processes["steps_per_second"]
-        )
-        assert playout["thread_scaling"] > 0 and playout["process_scaling"] > 0
+        assert playout["thread_scaling"] > 0
+        # --quick: no fresh processes (test_threads_against_processes_in_fresh_processes runs them).
+        assert all(playout[key] is None for key in bench.FRESH_FIGURES)
+        assert "--quick" in playout["fresh_reason"]
         start = figures["start"]
         assert START_FIELDS <= start["cold"].keys() and START_FIELDS <= start["cached"].keys()
         assert "--quick" in start["cold"]["reason"] and start["cold"]["reset"] is None
@@ -221,6 +211,36 @@ def check_the_printed_table(
     assert "skipped (--no-peers)" in out and "targets" in out
 
 
+def check_fresh_figures(game: str) -> None:
+    """All threads in one fresh process against as many fresh 1-thread processes, their windows
+    alternating, as a full run (not --quick) measures them, and the rows and target they make."""
+    one = bench.measure_playout(game, 1, 0.003)
+    playout = {"one_thread": one, "all_threads": one} | bench.playout_fresh_figures(
+        bench.measure_playout_fresh(game, 2, 0.003), one
+    )
+    processes = playout["processes"]
+    assert processes["processes"] == 2 == len(processes["per_process"])
+    for row in processes["per_process"]:
+        assert_rate(row)
+    assert processes["steps_per_second"] == pytest.approx(
+        sum(row["steps_per_second"] for row in processes["per_process"])
+    )
+    assert_rate(playout["fresh_threads"])
+    assert playout["fresh_threads"]["threads"] == 2 and playout["fresh_reason"] is None
+    assert playout["threads_vs_processes"] == pytest.approx(
+        playout["fresh_threads"]["steps_per_second"] / processes["steps_per_second"]
+    )
+    assert playout["process_scaling"] > 0
+    figures = {"aec": {"steps_per_second": 1.0}, "playout": playout, "batch_python": []}
+    report = {"peers": {}, "games": {game: figures}}
+    labels = [label for label, _, _ in bench.table_rows(report)]
+    assert f"{game} playout x{bench.PLAYOUT_BATCH}, 2 processes x 1 thread" in labels
+
+
+def test_threads_against_processes_in_fresh_processes():
+    check_fresh_figures("nakbe")
+
+
 @pytest.mark.long
 def test_full_run_of_every_game(tmp_path, capsys):
     """The three checks above on a quick run of every registered game."""
@@ -229,6 +249,8 @@ def test_full_run_of_every_game(tmp_path, capsys):
     check_every_game_and_field(report, games)
     check_the_readme_tables(report, games)
     check_the_printed_table(report, games, capsys)
+    for game in games:
+        check_fresh_figures(game)
 
 
 def test_a_missing_or_failing_peer_is_null_with_the_reason(monkeypatch):
@@ -283,6 +305,23 @@ def test_the_chart_is_drawn_against_the_reference(quick_report, tmp_path):
     chart = bench.draw_chart(report, tmp_path / "chart.png")
     assert chart == {"path": str(tmp_path / "chart.png"), "reason": None}
     assert (tmp_path / "chart.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.mark.parametrize(
+    ("arguments", "seconds", "memory_games", "command"),
+    [
+        ([], bench.DEFAULT_SECONDS, bench.MEMORY_GAMES, "treasure-envs bench"),
+        (["--quick"], bench.QUICK_SECONDS, bench.QUICK_MEMORY_GAMES, "treasure-envs bench --quick"),
+        (["--quick", "--memory-games", "5"], bench.QUICK_SECONDS, 5, "--quick --memory-games 5"),
+    ],
+)
+def test_the_defaults_of_a_full_and_a_quick_run(arguments, seconds, memory_games, command):
+    """What `bench` and `bench --quick` measure when not told (the figures' budget and the
+    memory batch), and the command each run records to repeat itself."""
+    args = bench_parser().parse_args(["bench", *arguments])
+    bench.resolve_defaults(args)
+    assert (args.seconds, args.memory_games) == (seconds, memory_games)
+    assert bench.command_line(args).endswith(command)
 
 
 @pytest.mark.parametrize(
@@ -351,6 +390,7 @@ def test_the_batch_and_playout_rows_alternate_their_windows_with_pgx():
                     "thread_scaling": 1.0,
                     "process_scaling": 1.0,
                     "threads_vs_processes": 1.0,
+                    "fresh_reason": None,
                 },
                 "start": {
                     kind: dict.fromkeys((*bench.START_TARGET_STAGES, "reason")) for kind in ("cold", "cached")

@@ -13,12 +13,14 @@ For every game in the registry, at its default options:
              row again at them (batch_speed);
 * playout    `BatchRunner.random_playout` (random self-play inside one numba kernel) on 1 thread
              and on all threads; then, in fresh processes with alternating windows, all threads in
-             one process against that many 1-thread processes (threads ÷ processes);
+             one process against that many 1-thread processes (threads ÷ processes; skipped
+             under --quick, with the reason);
 * start      seconds from launching a fresh Python process until the first `reset`, the end of
              the first random AEC game, a BatchRunner's first step and its first playout, with an
              empty numba cache (cold; skipped under --quick) and again with the cache that run
              left behind (cached);
-* memory     bytes per game state, and the numpy memory of a batch of 10^5 games.
+* memory     bytes per game state, and the numpy memory of a batch of 10^5 games (10^4 under
+             --quick).
 * search     ms per decision of the search (treasure_core.search, the game's defaults) at 100,
              400 and 1,600 simulations on 1 thread and on all threads, on the opening position.
 
@@ -68,8 +70,9 @@ from treasure_core.registry import game_names, get_game, make_env, module_of, re
 from treasure_core.warmup import usable_cores
 
 DESCRIPTION = "throughput, scaling, start-up and memory of every game, beside the peer libraries"
-SCHEMA_VERSION = 4  # 2: the Pgx windows beside the batch and playout rows, the fresh threads;
-# 3: the search section as rows of simulations x threads; 4: the batch row at the speed options
+SCHEMA_VERSION = 5  # 2: the Pgx windows beside the batch and playout rows, the fresh threads;
+# 3: the search section as rows of simulations x threads; 4: the batch row at the speed options;
+# 5: playout's fresh_reason (the fresh-process figures are null under --quick)
 DEFAULT_SECONDS = 3.0  # wall-clock budget of each throughput figure
 QUICK_SECONDS = 0.3  # the same, under --quick
 WINDOWS = 3  # each figure is the best of this many windows of seconds / WINDOWS (load spikes)
@@ -77,6 +80,7 @@ BATCH_SIZES = (1, 64, 1024)  # games per BatchRunner driven from Python
 PLAYOUT_BATCH = 1024  # games per random_playout call
 PLAYOUT_STEPS_PER_CALL = 256  # decisions each game takes per random_playout call
 MEMORY_GAMES = 100_000  # the batch whose memory is measured
+QUICK_MEMORY_GAMES = 10_000  # the same, under --quick
 # The search section: simulations per decision (the game's search defaults), each on one thread
 # and on all threads (root parallelism); under --quick the first count on one thread only.
 SEARCH_SIMS = (100, 400, 1600)
@@ -307,6 +311,25 @@ def measure_playout(game: str, threads: int, seconds: float, pgx: PgxServer | No
     return {"batch_size": PLAYOUT_BATCH, "threads": threads} | beside_pgx(
         lambda s: kernel_playout_loop(runner, s, SEED), seconds, pgx, "rollout"
     )
+
+
+# Threads against processes needs fresh processes (about 2.5 s a game to start and warm), and
+# --quick's 0.1 s windows would measure their noise: a quick run leaves it out.
+QUICK_FRESH_REASON = "skipped under --quick (fresh processes, about 2.5 s a game)"
+FRESH_FIGURES = ("fresh_threads", "processes", "process_scaling", "threads_vs_processes")
+
+
+def playout_fresh_figures(fresh: dict[str, Any], one: dict[str, Any]) -> dict[str, Any]:
+    """measure_playout_fresh's figures as the playout section keeps them, beside the 1-thread
+    row `one` of the bench's own process."""
+    processes = fresh["processes"]
+    return {
+        "fresh_threads": fresh["threads"],
+        "processes": processes,
+        "process_scaling": processes["steps_per_second"] / one["steps_per_second"],
+        "threads_vs_processes": fresh["threads"]["steps_per_second"] / processes["steps_per_second"],
+        "fresh_reason": None,
+    }
 
 
 def _playout_worker(
@@ -571,18 +594,17 @@ def measure_game(
     log(f"{game}: in-kernel playout x{PLAYOUT_BATCH}")
     one = measure_playout(game, 1, args.seconds, pgx)
     every = measure_playout(game, all_threads, args.seconds, pgx)
-    log(f"{game}: in-kernel playout, {all_threads} threads against {all_threads} processes, all fresh")
-    fresh = measure_playout_fresh(game, all_threads, args.seconds)
-    processes = fresh["processes"]
     figures["playout"] = {
         "one_thread": one,
         "all_threads": every,
-        "fresh_threads": fresh["threads"],
-        "processes": processes,
         "thread_scaling": every["steps_per_second"] / one["steps_per_second"],
-        "process_scaling": processes["steps_per_second"] / one["steps_per_second"],
-        "threads_vs_processes": fresh["threads"]["steps_per_second"] / processes["steps_per_second"],
     }
+    if args.quick:
+        figures["playout"] |= dict.fromkeys(FRESH_FIGURES) | {"fresh_reason": QUICK_FRESH_REASON}
+    else:
+        log(f"{game}: in-kernel playout, {all_threads} threads against {all_threads} processes, all fresh")
+        fresh = measure_playout_fresh(game, all_threads, args.seconds)
+        figures["playout"] |= playout_fresh_figures(fresh, one)
     log(f"{game}: cold and cached start")
     figures["start"] = measure_start(game, cold=not args.quick)
     log(f"{game}: memory of {args.memory_games} games")
@@ -968,7 +990,8 @@ def evaluate_targets(report: dict[str, Any]) -> list[dict[str, Any]]:
                 THREADS_VS_PROCESSES,
                 True,
                 "x",
-                f"{playout['fresh_threads']['threads']} threads in a fresh process vs "
+                playout["fresh_reason"]
+                or f"{playout['fresh_threads']['threads']} threads in a fresh process vs "
                 f"{playout['processes']['processes']} fresh processes, alternating windows",
             )
         )
@@ -1115,6 +1138,9 @@ def table_rows(report: dict[str, Any]) -> list[tuple[str, float | None, str]]:
                 )
             )
         fresh, processes = playout["fresh_threads"], playout["processes"]
+        if fresh is None:
+            rows.append((f"{game} playout, threads vs processes", None, playout["fresh_reason"]))
+            continue
         rows.append(
             (
                 f"{game} playout x{fresh['batch_size']}, {threads_label(fresh['threads'])}, fresh process",
@@ -1305,17 +1331,21 @@ def markdown(report: dict[str, Any]) -> str:
                 f"in-kernel playout ×{PLAYOUT_BATCH}, {threads_label(playout['all_threads']['threads'])}",
                 playout["all_threads"],
             ),
-            (
-                f"in-kernel playout ×{PLAYOUT_BATCH}, {threads_label(playout['fresh_threads']['threads'])} "
-                "in a fresh process",
-                playout["fresh_threads"],
-            ),
-            (
-                f"in-kernel playout ×{PLAYOUT_BATCH}, {playout['processes']['processes']} fresh processes "
-                "× 1 thread (alternating with the row above)",
-                playout["processes"],
-            ),
         ]
+        fresh, processes = playout["fresh_threads"], playout["processes"]
+        if fresh is not None:  # (--quick leaves them out)
+            rows += [
+                (
+                    f"in-kernel playout ×{PLAYOUT_BATCH}, {threads_label(fresh['threads'])} "
+                    "in a fresh process",
+                    fresh,
+                ),
+                (
+                    f"in-kernel playout ×{PLAYOUT_BATCH}, {processes['processes']} fresh processes "
+                    "× 1 thread (alternating with the row above)",
+                    processes,
+                ),
+            ]
         for label, row in rows:
             value = row["steps_per_second"]
             lines.append(
@@ -1324,7 +1354,8 @@ def markdown(report: dict[str, Any]) -> str:
             )
     lines += [
         "",
-        "| game | bytes per state | 10^5 games (numpy peak) | with one observe() | cold start: first AEC "
+        f"| game | bytes per state | {report['settings']['memory_games']:,} games (numpy peak) | "
+        "with one observe() | cold start: first AEC "
         "step / first batch step / warmup | cached start (same stages) |",
         "|---|---:|---:|---:|---|---|",
     ]
@@ -1421,7 +1452,8 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--quick",
         action="store_true",
-        help=f"{QUICK_SECONDS:g} s per figure and no cold start, about 70 s for the five games",
+        help=f"{QUICK_SECONDS:g} s per figure, no cold start and no threads vs processes, about 53 s "
+        "for the five games",
     )
     parser.add_argument(
         "--seconds",
@@ -1441,8 +1473,9 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--memory-games",
         type=int,
-        default=MEMORY_GAMES,
-        help=f"games in the batch whose memory is measured (default {MEMORY_GAMES:,})",
+        default=None,
+        help=f"games in the batch whose memory is measured (default {MEMORY_GAMES:,}, "
+        f"--quick {QUICK_MEMORY_GAMES:,})",
     )
     parser.add_argument(
         "--out",
@@ -1463,19 +1496,26 @@ def command_line(args: argparse.Namespace) -> str:
         words += ["--games", *args.games]
     if args.no_peers:
         words.append("--no-peers")
-    if args.memory_games != MEMORY_GAMES:
+    if args.memory_games != (QUICK_MEMORY_GAMES if args.quick else MEMORY_GAMES):
         words += ["--memory-games", str(args.memory_games)]
     if args.out != "bench-results":
         words += ["--out", args.out]
     return " ".join(words)
 
 
+def resolve_defaults(args: argparse.Namespace) -> None:
+    """--seconds and --memory-games where not given: the full run's, or --quick's."""
+    if args.seconds is None:
+        args.seconds = QUICK_SECONDS if args.quick else DEFAULT_SECONDS
+    if args.memory_games is None:
+        args.memory_games = QUICK_MEMORY_GAMES if args.quick else MEMORY_GAMES
+
+
 def run_bench(args: argparse.Namespace) -> int:
     """The `bench` subcommand: measure, print the table, write the JSON and the chart."""
     global _RUN_STARTED
     _RUN_STARTED = time.perf_counter()
-    if args.seconds is None:
-        args.seconds = QUICK_SECONDS if args.quick else DEFAULT_SECONDS
+    resolve_defaults(args)
     if not args.seconds > 0:
         raise ValueError(f"--seconds must be positive; got {args.seconds:g}")
     if args.memory_games < 1:
