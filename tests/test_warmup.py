@@ -72,13 +72,12 @@ def test_plan_splits_a_game_in_two_where_the_cores_outnumber_the_games() -> None
 
 
 def test_warmup_of_one_game_on_two_processes_compiles_both_parts(capsys: pytest.CaptureFixture) -> None:
-    """`warmup nakbe --jobs 2`: the batch forms in one process, the rest in the other, and one
-    game's figures with every stage."""
-    assert cli.main(["warmup", "nakbe", "--jobs", "2"]) == 0
+    """One game on two processes (`warmup nakbe --jobs 2`): the batch forms in one, the rest in
+    the other, each reported, and one game's figures with every stage."""
+    results = run_warmup(["nakbe"], 2)
     out = capsys.readouterr().out
     assert "] nakbe (batch): compiled or loaded in " in out
     assert f"] nakbe ({', '.join(PARTS[1])}): compiled or loaded in " in out
     assert "1 game(s) ready in " in out and " with 2 process(es)" in out
-    results = run_warmup(["nakbe"], 2)
     bots = [f"bot {name}" for name in get_game("nakbe").bots]
     assert set(results["nakbe"]["stages"]) == {*warmup.STAGES[:-1], *bots, "total"}
