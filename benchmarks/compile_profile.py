@@ -3,8 +3,10 @@ than once.
 
 For each registered game (or those named), a fresh interpreter with an empty numba cache runs
 the start-up script of `treasure-envs bench` (first reset, one random AEC game, a BatchRunner's
-first step, a random_playout), then lists every @njit function of the game's package and of
-treasure_core that was compiled, with numba's own timers: the whole compile and its LLVM part.
+first step, a random_playout), under TREASURE_ENVS_JIT=compile (every kernel compiled in that
+process, on its first call: no Python twins, no background compile), then lists every @njit
+function of the game's package and of treasure_core that was compiled, with numba's own timers:
+the whole compile and its LLVM part.
 A function compiled for several signatures (an int32 argument here, an int64 there, or a literal)
 is compiled, and linked into its callers, once per signature: a cold-start cost worth removing.
 
@@ -86,7 +88,9 @@ def profile(game: str) -> tuple[dict[str, float], list[dict[str, object]]]:
             [sys.executable, "-c", RECORD_SCRIPT + START_SCRIPT + INSPECT_SCRIPT, game, module_of(game)],
             capture_output=True,
             text=True,
-            env=dict(os.environ, NUMBA_CACHE_DIR=cache_dir),
+            # Every kernel compiled in the profiled process, where the timers see it (not by a
+            # background process while the Python twins run: treasure_core.tiers).
+            env=dict(os.environ, NUMBA_CACHE_DIR=cache_dir, TREASURE_ENVS_JIT="compile"),
             check=True,
         )
     after = resource.getrusage(resource.RUSAGE_CHILDREN)

@@ -205,6 +205,10 @@ _G_ROUNDS = GLOBAL["rounds_played"][0]
 
 # The status slots: closed, open, then removed (REMOVED_CLOSED and REMOVED_OPEN share it).
 _STATUS_REMOVED = 2
+# The shares the encoder adds up, as float64 (the kernel's sum is float64, rounded once into the
+# float32 output; a Python float would make the Python twin add in float32).
+_SLOT_SHARE = np.float64(1.0 / NUM_SLOTS)
+_PHOTO_SHARE = np.float64(1.0 / NUM_PHOTOS)
 assert (CLOSED, OPEN, REMOVED_CLOSED, REMOVED_OPEN) == (0, 1, _STATUS_REMOVED, _STATUS_REMOVED + 1)
 
 
@@ -260,7 +264,7 @@ def write_view(state: np.ndarray, viewer: int, relative: bool, omniscient: bool,
         if where == LYING:
             cell = state[SLOT_AT + slot]
             out[at + _S_CELL + cell] = 1.0
-            out[_CELLS + cell * CELL_SIZE + _C_TREASURES] += 1.0 / NUM_SLOTS
+            out[_CELLS + cell * CELL_SIZE + _C_TREASURES] += _SLOT_SHARE
         elif where == CARRIED or where == BANKED:
             seat = state[SLOT_AT + slot]
             k = (seat - viewer) % n if relative else seat
@@ -268,9 +272,9 @@ def write_view(state: np.ndarray, viewer: int, relative: bool, omniscient: bool,
             seats_at = _SEATS + k * SEAT_SIZE
             if where == CARRIED:
                 out[at + _S_CELL + state[ARCH_CELL + seat]] = 1.0
-                out[seats_at + _P_CARRIED] += 1.0 / NUM_SLOTS
+                out[seats_at + _P_CARRIED] += _SLOT_SHARE
             else:
-                out[seats_at + _P_BANKED] += 1.0 / NUM_SLOTS
+                out[seats_at + _P_BANKED] += _SLOT_SHARE
                 if known:
                     out[seats_at + _P_BANKED_VALUE] += state[SLOT_VALUE + slot] / MAX_BANKED_VALUE
     for photo in range(NUM_PHOTOS):
@@ -281,7 +285,7 @@ def write_view(state: np.ndarray, viewer: int, relative: bool, omniscient: bool,
         else:
             k = (owner - viewer) % n if relative else owner
             out[at + _F_OWNER + k] = 1.0
-            out[_SEATS + k * SEAT_SIZE + _P_PHOTOS] += 1.0 / NUM_PHOTOS
+            out[_SEATS + k * SEAT_SIZE + _P_PHOTOS] += _PHOTO_SHARE
     out[_GLOBAL + _G_PHASE + state[PHASE]] = 1.0
     out[_GLOBAL + _G_USED + state[ACTIONS_USED]] = 1.0
     out[_GLOBAL + _G_CHAMBERS] = state[PHOTOS_TAKEN] / NUM_PHOTOS

@@ -27,6 +27,11 @@ import pytest
 # us at 2 threads with passive waiting, which puts a waiting thread to sleep. Set before numba
 # loads its threading layer (at the first parallel kernel); subprocesses inherit it.
 os.environ.setdefault("OMP_WAIT_POLICY", "passive")
+# The suite compiles each kernel on its first call, in the process that calls it (numba's own
+# behaviour, the "compile" tier of treasure_core.tiers): with an empty cache, the default tier
+# would start a background compile in every worker and run the Python twins meanwhile.
+# tests/test_tiers.py runs the default tier in subprocesses of its own.
+os.environ.setdefault("TREASURE_ENVS_JIT", "compile")
 
 from treasure_core.conformance import configs  # noqa: E402
 from treasure_core.registry import all_games  # noqa: E402

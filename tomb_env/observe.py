@@ -93,6 +93,10 @@ NUM_OUTCOMES = 5
 GOLD_SWING = GOLD_TOKENS  # a proposal moves a seat's gold by at most this much
 MAX_STASH = NUM_CARDS  # one stash can hold up to 49 cards in a real game: scale by the deck
 MAX_ACTIVE = MAX_LOCATION_CARDS  # a seat's waiting weapons and Snakebites come from one deal
+# The shares the encoder adds up, as float64 (the kernel's sum is float64, rounded once into the
+# float32 output; a Python float would make the Python twin add in float32).
+_STASH_SHARE = np.float64(1.0 / MAX_STASH)
+_ACTIVE_SHARE = np.float64(1.0 / MAX_ACTIVE)
 SCORE_LOW = -15
 SCORE_SPAN = 80
 # [deck, kind]: 1 / the kind's count in the deck, as the float64 division gives it (0 where a
@@ -269,11 +273,11 @@ def observe(state: np.ndarray, player: int, out: np.ndarray) -> None:
         kind = DECK_CARD_KIND[deck, card]
         owner = state[CARD_OWNER + card]
         k = (owner - player) % n
-        out[_STASH + k] += 1.0 / MAX_STASH
+        out[_STASH + k] += _STASH_SHARE
         if knows_owner(state, player, card):
             out[_KNOWN + k * NUM_KINDS + kind] += _KIND_SHARE[deck, kind]
         if state[CARD_ACTIVE + card]:
-            out[_ACTIVE + k] += 1.0 / MAX_ACTIVE
+            out[_ACTIVE + k] += _ACTIVE_SHARE
         if owner == player and state[CARD_FLIP + card] == FLIP_WON:
             if DECK_KIND_EFFECT[deck, kind] == EFFECT_DICE:
                 out[_FLIPS] += 0.5

@@ -67,12 +67,14 @@ from treasure_apps.arguments import DefaultsHelpFormatter
 from treasure_apps.warmup import PARTS
 from treasure_core.batch import BatchRunner
 from treasure_core.registry import game_names, get_game, make_env, module_of, register
+from treasure_core.tiers import forced_tier
 from treasure_core.warmup import usable_cores
 
 DESCRIPTION = "throughput, scaling, start-up and memory of every game, beside the peer libraries"
-SCHEMA_VERSION = 5  # 2: the Pgx windows beside the batch and playout rows, the fresh threads;
+SCHEMA_VERSION = 6  # 2: the Pgx windows beside the batch and playout rows, the fresh threads;
 # 3: the search section as rows of simulations x threads; 4: the batch row at the speed options;
-# 5: playout's fresh_reason (the fresh-process figures are null under --quick)
+# 5: playout's fresh_reason (the fresh-process figures are null under --quick); 6: the start-up
+# stages aec_compiled and batch_compiled (treasure_core.tiers)
 DEFAULT_SECONDS = 3.0  # wall-clock budget of each throughput figure
 QUICK_SECONDS = 0.3  # the same, under --quick
 WINDOWS = 3  # each figure is the best of this many windows of seconds / WINDOWS (load spikes)
@@ -117,7 +119,15 @@ START_TARGET_STAGES = tuple(COLD_START_SECONDS)
 # Processes of `treasure-envs warmup GAME` in the warmup figure: the usable cores, up to the
 # parts a game is split into (the CLI takes the free cores; the bench's own load would hide them).
 WARMUP_JOBS = min(len(PARTS), usable_cores())
-START_STAGES = ("reset", "first_step", "first_game", "batch_ready", "playout_ready")
+START_STAGES = (
+    "reset",
+    "first_step",
+    "first_game",
+    "batch_ready",
+    "aec_compiled",
+    "batch_compiled",
+    "playout_ready",
+)
 
 # A measurement: run for about `seconds` (0 means one minimal unit of work, the warm-up) and
 # return (steps taken, seconds elapsed).
@@ -418,23 +428,35 @@ def measure_playout_fresh(game: str, processes: int, seconds: float) -> dict[str
 
 # Run with `python -c` in a fresh process; prints one JSON line of time.time() stamps, taken
 # when the first reset returns, when the first random AEC game ends, when a BatchRunner has
-# initialised, masked, observed and stepped its games (a learner's first step), and when its
-# first random_playout returns.
+# initialised, masked, observed and stepped its games (a learner's first step), when the AEC
+# kernels and then the batch kernels run compiled (with an empty cache, under the default tier,
+# the first steps run the kernels' Python twins while a background process compiles them:
+# treasure_core.tiers; the script plays on meanwhile, as a user would), and when its first
+# random_playout returns.
 START_SCRIPT = """
 import json, sys, time
 import numpy as np
-from treasure_core.registry import make_env, register
+from treasure_core.registry import get_game, make_env, register
 game, module = sys.argv[1], sys.argv[2]
 register(game, module)
 env = make_env(game)
 env.reset(seed=0)
 stamps = {"reset": time.time()}
 rng = np.random.default_rng(0)
-for agent in env.agent_iter():
-    observation, reward, termination, truncation, info = env.last()
-    legal = np.flatnonzero(observation["action_mask"])
-    env.step(None if termination or truncation else int(rng.choice(legal)))
-    stamps.setdefault("first_step", time.time())
+def play_one():
+    for agent in env.agent_iter():
+        observation, reward, termination, truncation, info = env.last()
+        legal = np.flatnonzero(observation["action_mask"])
+        env.step(None if termination or truncation else int(rng.choice(legal)))
+        stamps.setdefault("first_step", time.time())
+        if settled(AEC):
+            return
+AEC = ("legal_mask", "step", "observe")
+BATCH = ("batch_legal_mask", "batch_observe", "batch_step_unrefused")
+live = get_game(game).live
+def settled(names):
+    return "first_game" in stamps and all(live.tier_of(name) == "compiled" for name in names)
+play_one()
 stamps["first_game"] = time.time()
 from treasure_core.batch import BatchRunner
 runner = BatchRunner(game, 64, seed=0)
@@ -442,6 +464,17 @@ masks = runner.legal_masks()
 runner.observe()
 runner.step(masks.argmax(axis=1))
 stamps["batch_ready"] = time.time()
+seed = 1
+while not settled(AEC):
+    env.reset(seed=seed)
+    seed += 1
+    play_one()
+stamps["aec_compiled"] = time.time()
+while not settled(BATCH):
+    masks = runner.legal_masks()
+    runner.observe()
+    runner.step(masks.argmax(axis=1))
+stamps["batch_compiled"] = time.time()
 runner.random_playout(2, seed=0)
 stamps["playout_ready"] = time.time()
 print(json.dumps(stamps))
@@ -1356,8 +1389,9 @@ def markdown(report: dict[str, Any]) -> str:
         "",
         f"| game | bytes per state | {report['settings']['memory_games']:,} games (numpy peak) | "
         "with one observe() | cold start: first AEC "
-        "step / first batch step / warmup | cached start (same stages) |",
-        "|---|---:|---:|---:|---|---|",
+        "step / first batch step / warmup | cold start: compiled AEC / batch kernels serving | "
+        "cached start (first three stages) |",
+        "|---|---:|---:|---:|---|---|---|",
     ]
     for game, figures in report["games"].items():
         memory, start = figures["memory"], figures["start"]
@@ -1367,10 +1401,12 @@ def markdown(report: dict[str, Any]) -> str:
                 return figures["reason"]
             return " / ".join(f"{figures[stage]:.2f} s" for stage in START_TARGET_STAGES)
 
+        cold = start["cold"]
+        compiled = cold["reason"] or f"{cold['aec_compiled']:.2f} s / {cold['batch_compiled']:.2f} s"
         lines.append(
             f"| {game} | {memory['state_bytes']:,} | {memory['tracemalloc_peak_bytes'] / 2**20:,.0f} MiB | "
             f"{memory['tracemalloc_peak_with_observations_bytes'] / 2**20:,.0f} MiB | "
-            f"{stages(start['cold'])} | {stages(start['cached'])} |"
+            f"{stages(start['cold'])} | {compiled} | {stages(start['cached'])} |"
         )
     searched = {game: figures["search"] for game, figures in report["games"].items() if figures.get("search")}
     if searched:
@@ -1555,7 +1591,10 @@ def run_bench(args: argparse.Namespace) -> int:
         report["games"] = {}
         for game in games:
             busy_cores[game] = other_busy_cores(sample_seconds)
-            report["games"][game] = measure_game(game, args, all_threads, pgx)
+            # Throughput is the compiled kernels': never the Python twins of a cold start (the
+            # start-up section measures those, in processes of their own).
+            with forced_tier("compile"):
+                report["games"][game] = measure_game(game, args, all_threads, pgx)
     finally:
         if pgx is not None:
             pgx.close()

@@ -21,6 +21,7 @@ from treasure_core import ansi
 from treasure_core.events import EventLog, describe_by_name
 from treasure_core.game import GameSpec
 from treasure_core.header import CURRENT_PLAYER, NUM_PLAYERS, P_GUARD_LIMIT, STATE_DTYPE, TERMINAL
+from treasure_core.tiers import jit_tier
 
 SEED_MODULUS = 2**63  # kernels take seeds as int64
 
@@ -121,6 +122,7 @@ class TreasureAECEnv(AECEnv):
         super().__init__()
         self.game = game
         self.options = game.validate(options)
+        jit_tier()  # a bad TREASURE_ENVS_JIT fails here, before any kernel runs
         self.params = game.make_params(self.options)
         self.metadata = {
             "name": game.env_name,
@@ -185,7 +187,7 @@ class TreasureAECEnv(AECEnv):
         """Start a game; `seed` determines it entirely. Game options belong to the
         constructor; `options` is accepted for PettingZoo compatibility and not used."""
         self.seed_used = random_seed() if seed is None else normalise_seed(seed)
-        self.game.kernels.init(self._state, self.params, self.seed_used)
+        self.game.live.init(self._state, self.params, self.seed_used)
         self._has_state = True
         if self._events is not None:
             self._events.clear()
@@ -244,7 +246,7 @@ class TreasureAECEnv(AECEnv):
         infos = self.infos
         agents = self.possible_agents
         blank = self._blank_info
-        legal_mask = self.game.kernels.legal_mask
+        legal_mask = self.game.live.legal_mask
         state = self._state
         if not self._sequential:
             # Any seat may decide, so every seat is asked, into its scratch row. A seat empty
@@ -282,7 +284,7 @@ class TreasureAECEnv(AECEnv):
         masks = [np.zeros(self.dims.n_actions, np.int8) for _ in self.possible_agents]
         counts = [0] * self.num_players
         if not self.is_over():
-            legal_mask = self.game.kernels.legal_mask
+            legal_mask = self.game.live.legal_mask
             if self._sequential:
                 seat = self._state.item(CURRENT_PLAYER)
                 counts[seat] = legal_mask(self._state, seat, masks[seat])
@@ -293,7 +295,7 @@ class TreasureAECEnv(AECEnv):
         self._mask_counts = counts
 
     def _finish(self) -> None:
-        self.game.kernels.returns(self._state, self._returns)
+        self.game.live.returns(self._state, self._returns)
         info = self.game.final_info(self._state)
         blank = self.blank_info()
         self._set_masks()  # all empty: the game is over
@@ -362,10 +364,10 @@ class TreasureAECEnv(AECEnv):
         # them): there is nothing to clear.
         state = self._state
         if self._events is None:
-            self.game.kernels.step(state, checked)
+            self.game.live.step(state, checked)
         else:
             before = state.copy()
-            self.game.kernels.step(state, checked)
+            self.game.live.step(state, checked)
             self._events.record(before, checked, state)
         seat = state.item(CURRENT_PLAYER)
         self.agent_selection = self.possible_agents[seat]
@@ -415,7 +417,7 @@ class TreasureAECEnv(AECEnv):
                 self._require_game()
             player = self._player_of[agent]
             observation = np.empty(self.dims.obs_size, np.float32)
-            self.game.kernels.observe(self._state, player, observation)
+            self.game.live.observe(self._state, player, observation)
             if self._dict_observations:
                 observation = {"observation": observation, "action_mask": self._masks[player].copy()}
         return (
@@ -430,7 +432,7 @@ class TreasureAECEnv(AECEnv):
     def phase(self) -> str:
         """The name of the phase the game is in (GameSpec.phases), e.g. Karuba's "draft"."""
         self._require_game()
-        return self.game.phases[int(self.game.kernels.phase(self._state))]
+        return self.game.phases[int(self.game.live.phase(self._state))]
 
     def is_over(self) -> bool:
         """The game has ended: by the rules, by an illegal action under "penalize", or cut by
@@ -456,7 +458,7 @@ class TreasureAECEnv(AECEnv):
         """agent's own view as the float32 feature vector, whatever the observation format."""
         self._require_game()
         observation = np.empty(self.dims.obs_size, np.float32)
-        self.game.kernels.observe(self._state, self._player_of[agent], observation)
+        self.game.live.observe(self._state, self._player_of[agent], observation)
         return observation
 
     def observe(self, agent: str) -> dict[str, np.ndarray] | np.ndarray:
@@ -464,7 +466,7 @@ class TreasureAECEnv(AECEnv):
         self._require_game()
         player = self._player_of[agent]
         observation = np.empty(self.dims.obs_size, np.float32)
-        self.game.kernels.observe(self._state, player, observation)
+        self.game.live.observe(self._state, player, observation)
         if self.observation_format == "box":
             return observation
         return {"observation": observation, "action_mask": self._masks[player].copy()}
@@ -473,7 +475,7 @@ class TreasureAECEnv(AECEnv):
         """The full-information view (every secret), for centralised critics."""
         self._require_game()
         out = np.empty(self.dims.full_state_size, np.float32)
-        self.game.kernels.full_state(self._state, out)
+        self.game.live.full_state(self._state, out)
         return out
 
     # -- search and replay ----------------------------------------------------------------
@@ -549,7 +551,7 @@ class TreasureAECEnv(AECEnv):
         seed = normalise_seed(seed)
         twin = self._state.copy()
         if not self.is_over():
-            self.game.kernels.resample_hidden(twin, player, seed)
+            self.game.live.resample_hidden(twin, player, seed)
         return twin
 
     # -- rendering ------------------------------------------------------------------------

@@ -9,7 +9,6 @@ rewards. A game its guard cuts (GameSpec.guard) is done too, with rewards 0, and
 
 from __future__ import annotations
 
-import sys
 from typing import Any, NoReturn
 
 import numba
@@ -24,10 +23,9 @@ from treasure_core.kernels import (
     FAULT_ILLEGAL_FIRST,
     FAULT_RANGE_COUNT,
     FAULT_RANGE_FIRST,
-    action_faults,
-    sample_legal_actions,
 )
 from treasure_core.registry import get_game
+from treasure_core.tiers import generated_kernel, jit_tier
 
 # batch_legal_mask's actions_out when it only writes the masks.
 _NO_ACTIONS = np.empty(0, np.int64)
@@ -83,6 +81,7 @@ class BatchRunner:
             )
         self.observation_dtype = np.dtype(observation_dtype)
         self.options = self.game.validate(options)
+        jit_tier()  # a bad TREASURE_ENVS_JIT fails here, before any kernel runs
         self.params = self.game.make_params(self.options)
         self.dims = self.game.dims(self.params)
         self.num_players = int(self.options["num_players"])
@@ -90,9 +89,14 @@ class BatchRunner:
         self.num_threads = int(num_threads or numba.config.NUMBA_NUM_THREADS)
         self.check_actions = bool(check_actions)
         self.kernels = self.game.kernels
-        self._batch_observe = _observe_kernel(self.game, self.observation_dtype.name)
+        # The kernels called every step, through the game's tiers (treasure_core.tiers): compiled,
+        # or on a cold start their Python twins until a background process has compiled them.
+        self._live = self.game.live
+        _observe_kernel(self.game, self.observation_dtype.name)  # a missing generated form fails here
+        uint8 = self.observation_dtype.name == "uint8"
+        self._observe_name = "batch_observe_uint8" if uint8 else "batch_observe"
         # The generated batch_step over step_unrefused, for checked actions (see step).
-        self._batch_step_unrefused = _generated_kernel(self.game, "batch_step_unrefused")
+        generated_kernel(self.game, "batch_step_unrefused")
         self._states = np.zeros((self.n_games, self.dims.state_size), STATE_DTYPE)
         self.rewards = np.zeros((self.n_games, self.num_players), np.float32)
         self.dones = np.zeros(self.n_games, np.bool_)
@@ -156,7 +160,7 @@ class BatchRunner:
                 raise ValueError("seeds must be non-negative integers below 2**63")
             seeds = seeds.astype(np.int64)
         numba.set_num_threads(self.num_threads)
-        self.kernels.batch_init(self._states, self.params, seeds)
+        self._live.batch_init(self._states, self.params, seeds)
         self._masks_fresh = False
         # random_actions() without a seed draws its calls' seeds from here: reproducible by seed.
         self._action_seeds = np.random.default_rng(int(seeds[0]))
@@ -168,7 +172,7 @@ class BatchRunner:
         """(n_games, n_actions) int8: the legal actions of each game's player to act."""
         if not self._masks_fresh:
             numba.set_num_threads(self.num_threads)
-            self.kernels.batch_legal_mask(self._states, self._masks, 0, _NO_ACTIONS)
+            self._live.batch_legal_mask(self._states, self._masks, 0, _NO_ACTIONS)
             self._masks_fresh = True
         return self._masks
 
@@ -191,7 +195,7 @@ class BatchRunner:
                 f"{shape}; got {out!r:.80}"
             )
         numba.set_num_threads(self.num_threads)
-        self._batch_observe(self._states, out)
+        getattr(self._live, self._observe_name)(self._states, out)
         return out
 
     def random_actions(self, seed: int | None = None, out: np.ndarray | None = None) -> np.ndarray:
@@ -206,9 +210,9 @@ class BatchRunner:
         seed = int(self._action_seeds.integers(SEED_MODULUS)) if seed is None else normalise_seed(seed)
         numba.set_num_threads(self.num_threads)
         if self._masks_fresh:
-            empty = sample_legal_actions(self._masks, seed, out)
+            empty = self._live.sample_legal_actions(self._masks, seed, out)
         else:  # the masks and the draw in one pass (the same draw as from the masks)
-            empty = self.kernels.batch_legal_mask(self._states, self._masks, seed, out)
+            empty = self._live.batch_legal_mask(self._states, self._masks, seed, out)
             self._masks_fresh = True
         if empty:
             raise ValueError(f"{self.game.env_name}: a game of the batch has no legal action")
@@ -238,7 +242,7 @@ class BatchRunner:
         actions = np.ascontiguousarray(actions, dtype=np.int64)  # one signature for the kernels
         masks = self.legal_masks() if self.check_actions else _NO_MASKS
         faults = self._faults
-        action_faults(actions, self.dims.n_actions, masks, faults)
+        self._live.action_faults(actions, self.dims.n_actions, masks, faults)
         if faults[FAULT_RANGE_COUNT]:
             self._refuse_range(actions, int(faults[FAULT_RANGE_FIRST]), int(faults[FAULT_RANGE_COUNT]))
         if faults[FAULT_ILLEGAL_COUNT]:
@@ -256,7 +260,7 @@ class BatchRunner:
         numba.set_num_threads(self.num_threads)
         # Checked actions are legal, so step's refusal would only check each one again: an
         # illegal action cannot reach step_unrefused. Unchecked, the game's `step` refuses.
-        (self._batch_step_unrefused if self.check_actions else self.kernels.batch_step)(
+        (self._live.batch_step_unrefused if self.check_actions else self._live.batch_step)(
             self._states,
             actions,
             self.params,
@@ -306,20 +310,7 @@ def _observe_kernel(game: GameSpec, dtype: str) -> Any:
     batch_observe_uint8 beside it in the game's batch module."""
     if dtype == "float32":
         return game.kernels.batch_observe
-    return _generated_kernel(game, "batch_observe_uint8")
-
-
-def _generated_kernel(game: GameSpec, name: str) -> Any:
-    """A generated kernel of the game's batch module that is not in the kernel contract
-    (batch_observe_uint8, batch_step_unrefused)."""
-    module = sys.modules[game.kernels.batch_observe.py_func.__module__]
-    kernel = getattr(module, name, None)
-    if kernel is None:
-        raise ValueError(
-            f"{game.name}: its batch module {module.__name__} has no {name}; "
-            f"regenerate it: python -m treasure_core.codegen {module.__name__.split('.')[0]}"
-        )
-    return kernel
+    return generated_kernel(game, "batch_observe_uint8")
 
 
 def _is_integer(value: object) -> bool:

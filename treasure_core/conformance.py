@@ -52,7 +52,9 @@ from treasure_core.header import (
     HEADER_SIZE,
     NUM_PLAYERS,
     P_GUARD_LIMIT,
+    P_NUM_PLAYERS,
     REWARD_MODE,
+    STATE_DTYPE,
     TERMINAL,
 )
 from treasure_core.parallel import TreasureParallelEnv
@@ -1318,6 +1320,141 @@ def _tight_guard(game: GameSpec) -> GameSpec:
     return dataclasses.replace(game, guard=guard)
 
 
+TWIN_GAMES = 3  # check_python_twins: random games, each checked at every decision up to ...
+TWIN_EVERY_DECISION = 300  # ... this many, then every TWIN_STRIDE-th (a Pharaoh game runs long)
+TWIN_STRIDE = 16
+TWIN_BATCH_GAMES = 6
+TWIN_BATCH_STEPS = 40
+
+
+def _same(label: str, compiled: Any, twin: Any) -> None:
+    """Arrays equal bit for bit (so -0.0 is not 0.0, and NaN is itself); numbers by value."""
+    compiled_array, twin_array = np.asarray(compiled), np.asarray(twin)
+    scalar = compiled_array.ndim == 0 and twin_array.ndim == 0
+    _require(
+        compiled == twin
+        if scalar
+        else compiled_array.dtype == twin_array.dtype
+        and compiled_array.shape == twin_array.shape
+        and compiled_array.tobytes() == twin_array.tobytes(),
+        f"{label}: the Python twin (treasure_core.tiers) gives {twin!r:.200}, "
+        f"the compiled kernel {compiled!r:.200}",
+    )
+
+
+@_conformance_check
+def check_python_twins(game: GameSpec, options: Options, games: int = TWIN_GAMES) -> None:
+    """Every driver kernel's Python twin (what a cold start runs while the kernels compile,
+    treasure_core.tiers) computes what the compiled kernel computes, bit for bit: init, each
+    seat's mask and observation, step, phase, the full view, resample_hidden and the returns
+    through random games, and the batch forms (masks with the draw, observations in both dtypes,
+    the checked and the unchecked step with its restarts) over a few games. `games` random
+    games, each checked at every decision up to TWIN_EVERY_DECISION, then every TWIN_STRIDE-th."""
+    from treasure_core.tiers import LiveKernels, run_python
+
+    kernels = game.kernels
+    live = LiveKernels(game)  # finds the generated batch forms and core kernels as the drivers do
+
+    def twin(name: str) -> Callable[..., Any]:
+        return functools.partial(run_python, live.compiled(name))
+
+    params = game.make_params(game.validate(options))
+    dims = game.dims(params)
+    players = int(params[P_NUM_PLAYERS])
+    rng = np.random.default_rng(7)
+    for index in range(games):
+        seed = 900 + index
+        state = np.zeros(dims.state_size, STATE_DTYPE)
+        shadow = state.copy()
+        kernels.init(state, params, seed)
+        twin("init")(shadow, params, seed)
+        _same(f"init, seed {seed}", state, shadow)
+        decision = 0
+        mask, shadow_mask = np.zeros(dims.n_actions, np.int8), np.zeros(dims.n_actions, np.int8)
+        while not state[TERMINAL] and decision < MAX_DECISIONS:
+            where = f"seed {seed}, decision {decision}"
+            checked = decision < TWIN_EVERY_DECISION or decision % TWIN_STRIDE == 0
+            player = int(state[CURRENT_PLAYER])
+            if checked:
+                _same(f"phase, {where}", kernels.phase(state), twin("phase")(state))
+                full = np.zeros(dims.full_state_size, np.float32)
+                shadow_full = np.zeros_like(full)
+                kernels.full_state(state, full)
+                twin("full_state")(state, shadow_full)
+                _same(f"full_state, {where}", full, shadow_full)
+                for seat in range(players):
+                    seen = np.zeros(dims.obs_size, np.float32)
+                    shadow_seen = np.zeros_like(seen)
+                    kernels.observe(state, seat, seen)
+                    twin("observe")(state, seat, shadow_seen)
+                    _same(f"observe seat {seat}, {where}", seen, shadow_seen)
+                    count = kernels.legal_mask(state, seat, mask)
+                    shadow_count = twin("legal_mask")(state, seat, shadow_mask)
+                    _same(f"legal_mask count seat {seat}, {where}", count, shadow_count)
+                    _same(f"legal_mask seat {seat}, {where}", mask, shadow_mask)
+                redealt, shadow_redealt = state.copy(), state.copy()
+                kernels.resample_hidden(redealt, player, seed + decision)
+                twin("resample_hidden")(shadow_redealt, player, seed + decision)
+                _same(f"resample_hidden, {where}", redealt, shadow_redealt)
+            kernels.legal_mask(state, player, mask)
+            action = random_legal(rng, mask)
+            if checked:
+                shadow = state.copy()
+                twin("step")(shadow, action)
+            kernels.step(state, action)
+            if checked:
+                _same(f"step {action}, {where}", state, shadow)
+            decision += 1
+        if state[TERMINAL]:
+            returns, shadow_returns = np.zeros(players, np.float32), np.zeros(players, np.float32)
+            kernels.returns(state, returns)
+            twin("returns")(state, shadow_returns)
+            _same(f"returns, seed {seed}", returns, shadow_returns)
+            points, tiebreaks = np.zeros(16, np.int64), np.zeros(16, np.int64)
+            shadow_points, shadow_tiebreaks = np.zeros(16, np.int64), np.zeros(16, np.int64)
+            kernels.scores(state, points, tiebreaks)
+            twin("scores")(state, shadow_points, shadow_tiebreaks)
+            _same(f"scores, seed {seed}", points, shadow_points)
+            _same(f"tiebreaks, seed {seed}", tiebreaks, shadow_tiebreaks)
+            _same(f"competitors, seed {seed}", kernels.competitors(state), twin("competitors")(state))
+
+    # The batch forms, over the same games from both sides.
+    n = TWIN_BATCH_GAMES
+    states = np.zeros((n, dims.state_size), STATE_DTYPE)
+    seeds = np.arange(300, 300 + n, dtype=np.int64)
+    kernels.batch_init(states, params, seeds)
+    shadow_states = np.zeros_like(states)
+    twin("batch_init")(shadow_states, params, seeds)
+    _same("batch_init", states, shadow_states)
+    outputs = {}
+    for step_index in range(TWIN_BATCH_STEPS):
+        where = f"batch step {step_index}"
+        for name in ("compiled", "twin"):
+            call = live.compiled if name == "compiled" else twin
+            on = states if name == "compiled" else shadow_states
+            masks = np.zeros((n, dims.n_actions), np.int8)
+            actions = np.zeros(n, np.int64)
+            empty = call("batch_legal_mask")(on, masks, step_index, actions)
+            drawn = np.zeros(n, np.int64)
+            call("sample_legal_actions")(masks, step_index, drawn)
+            seen = np.zeros((n, dims.obs_size), np.float32)
+            call("batch_observe")(on, seen)
+            seen8 = np.zeros((n, dims.obs_size), np.uint8)
+            call("batch_observe_uint8")(on, seen8)
+            faults = np.zeros(4, np.int64)
+            call("action_faults")(actions, dims.n_actions, masks, faults)
+            rewards = np.zeros((n, players), np.float32)
+            dones, truncated = np.zeros(n, np.bool_), np.zeros(n, np.bool_)
+            form = "batch_step_unrefused" if step_index % 2 else "batch_step"
+            call(form)(on, actions, params, rewards, dones, truncated)
+            outputs[name] = (empty, masks, actions, drawn, seen, seen8, faults, rewards, dones, truncated)
+        parts = ("empty", "masks", "actions", "sampled", "observe", "observe uint8", "faults")
+        parts += ("rewards", "dones", "truncated")
+        for part, compiled, shadow in zip(parts, outputs["compiled"], outputs["twin"], strict=True):
+            _same(f"{part}, {where}", compiled, shadow)
+        _same(f"states after {form}, {where}", states, shadow_states)
+
+
 @_conformance_check
 def check_guard(game: GameSpec, options: Options, games: int = 4) -> None:
     """A game that reaches its guard (GameSpec.guard, tightened to GUARD_TEST_LIMIT units) is
@@ -1417,6 +1554,8 @@ CHECKS: dict[str, Callable[..., None]] = {
     "batch_threads": check_batch_threads,
     # the guard
     "guard": check_guard,
+    # the cold start's Python twins
+    "python_twins": check_python_twins,
 }
 
 

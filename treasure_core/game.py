@@ -25,9 +25,9 @@ from treasure_core.header import (
     STATE_DTYPE,
     TERMINAL,
 )
-from treasure_core.kernels import winners_mask
 from treasure_core.layout import ActionLayout, Field
 from treasure_core.options import Option, validate_options
+from treasure_core.tiers import LiveKernels
 
 
 class Kernels(NamedTuple):
@@ -202,6 +202,12 @@ class GameSpec:
     # for a learner's sake (Karuba's decision previews); docs/games/<game>.md says what they
     # change, and `treasure-envs bench` measures the batch x1024 row at them too. {}: none.
     speed_options: dict[str, Any] = field(default_factory=dict)
+    # The kernels the drivers call, each compiled or, on a cold start, its Python twin while a
+    # background process compiles it (treasure_core.tiers); `kernels` are always the compiled.
+    live: LiveKernels = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "live", LiveKernels(self))
 
     @property
     def options(self) -> tuple[Option, ...]:
@@ -293,12 +299,12 @@ class GameSpec:
         competitor's score as a tuple, then the game's extra_info. For a game the guard cut
         (`truncated`), the same scores, but no one won and `end_condition` names the guard."""
         n = int(state[NUM_PLAYERS])
-        competitors = int(self.kernels.competitors(state))
+        competitors = int(self.live.competitors(state))
         points = np.zeros(competitors, np.int64)
         tiebreaks = np.zeros(competitors, np.int64)
-        self.kernels.scores(state, points, tiebreaks)
+        self.live.scores(state, points, tiebreaks)
         winners = np.zeros(competitors, np.int32)
-        winners_mask(points, tiebreaks, competitors, winners)
+        self.live.winners_mask(points, tiebreaks, competitors, winners)
         info: dict[str, Any] = {
             "score": points[:n].tolist(),
             "winner": winners[:n].astype(bool).tolist(),

@@ -96,7 +96,7 @@ class TreasureParallelEnv(ParallelEnv):
     def legal_mask(self, seat: int) -> np.ndarray:
         """Seat's legal actions in the next step (all zeros if it does not decide in it)."""
         mask = np.zeros(self._aec.dims.n_actions, np.int8)
-        self.game.kernels.legal_mask(self._aec._state, seat, mask)
+        self.game.live.legal_mask(self._aec._state, seat, mask)
         return mask
 
     def _masks(self) -> dict[str, np.ndarray]:
@@ -113,7 +113,7 @@ class TreasureParallelEnv(ParallelEnv):
         for agent in self.agents:
             seat = self._aec._player_of[agent]
             observation = np.empty(self._aec.dims.obs_size, np.float32)
-            self.game.kernels.observe(self._aec._state, seat, observation)
+            self.game.live.observe(self._aec._state, seat, observation)
             if self._aec.observation_format == "box":
                 out[agent] = observation
             else:
@@ -172,7 +172,7 @@ class TreasureParallelEnv(ParallelEnv):
             seat = int(state[CURRENT_PLAYER])
             if seat not in decisions or state[TERMINAL]:
                 raise RuntimeError(f"{self.game.name}: the kernels ask seat {seat} out of turn")
-            self.game.kernels.step(state, decisions.pop(seat))
+            self.game.live.step(state, decisions.pop(seat))
         rewards = {agent: 0.0 for agent in live}
         masks = self._masks()
         infos = self._live_infos(live, masks)
@@ -181,7 +181,7 @@ class TreasureParallelEnv(ParallelEnv):
         if done or cut:
             returns = np.zeros(self.num_players, np.float32)
             if done:
-                self.game.kernels.returns(state, returns)
+                self.game.live.returns(state, returns)
             info = self.game.final_info(state, truncated=cut)
             for agent in live:
                 seat = self._aec._player_of[agent]

@@ -98,6 +98,7 @@ def _load(name: str, module: str) -> GameSpec:
     spec = getattr(importlib.import_module(module), "GAME", None)
     if not isinstance(spec, GameSpec) or spec.name != name:
         raise ValueError(f"module {module!r} must expose GAME, a GameSpec named {name!r}")
+    spec.live.module = module  # where a background compile finds the game (treasure_core.tiers)
     return spec
 
 

@@ -11,11 +11,14 @@ batch forms (the checked step and the unchecked one) and the in-kernel playout, 
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import importlib
 import os
 import sys
+import tempfile
 import time
-from collections.abc import Collection
+from collections.abc import Callable, Collection, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +28,8 @@ from numba.core.registry import CPUDispatcher
 from treasure_core.agents import MCTSAgent
 from treasure_core.batch import BatchRunner
 from treasure_core.header import CURRENT_PLAYER
-from treasure_core.registry import get_game, make_env, module_of
+from treasure_core.registry import game_names, get_game, make_env, module_of, register
+from treasure_core.tiers import forced_tier
 
 WARMUP_SEED = 0
 AEC_DECISIONS = 64  # random decisions in the AEC env: reaches the phases the kernels branch on
@@ -37,11 +41,24 @@ BOT_DECISIONS = 32  # decisions each scripted bot takes
 STAGES = ("aec", "encoders", "parallel", "batch", "search", "bots")
 
 
-def compile_game(name: str, stages: Collection[str] = STAGES, **options: Any) -> dict[str, float]:
+def compile_game(
+    name: str,
+    stages: Collection[str] = STAGES,
+    on_stage: Callable[[str], None] | None = None,
+    **options: Any,
+) -> dict[str, float]:
     """Compile (or load from the cache) every kernel of game `name` (of the `stages` named:
     all by default, "aec" always); returns the seconds each stage took, in order, and "total".
-    Options only change the params, never a signature, so the default options compile
-    everything."""
+    `on_stage(stage)` hears of each stage as it ends. Options only change the params, never a
+    signature, so the default options compile everything. The drivers' kernels compile here
+    whatever TREASURE_ENVS_JIT says (treasure_core.tiers)."""
+    with forced_tier("compile"):
+        return _compile_game(name, stages, on_stage, **options)
+
+
+def _compile_game(
+    name: str, stages: Collection[str], on_stage: Callable[[str], None] | None, **options: Any
+) -> dict[str, float]:
     if isinstance(stages, str):
         raise ValueError(f"stages must be a collection of names from {', '.join(STAGES)}; got {stages!r}")
     unknown = sorted(set(stages) - set(STAGES))
@@ -56,6 +73,8 @@ def compile_game(name: str, stages: Collection[str] = STAGES, **options: Any) ->
         now = time.perf_counter()
         seconds[stage] = now - start
         start = now
+        if on_stage is not None:
+            on_stage(stage)
 
     env = make_env(name, **options)
     env.reset(seed=WARMUP_SEED)
@@ -74,6 +93,7 @@ def compile_game(name: str, stages: Collection[str] = STAGES, **options: Any) ->
         game.kernels.returns(raw.get_state(), np.zeros(len(raw.possible_agents), dtype=np.float32))
         game.kernels.resample_hidden(opening.copy(), 0, np.int64(WARMUP_SEED))
         game.kernels.phase(opening)
+        game.final_info(raw.get_state())  # scores, competitors, winners_mask
         lap("encoders")
 
     if "parallel" in stages:
@@ -163,3 +183,45 @@ def usable_cores() -> int:
 def free_cores() -> int:
     """Cores this process may use that other processes are not keeping busy (at least 1)."""
     return max(1, usable_cores() - round(os.getloadavg()[0]))
+
+
+def main(argv: list[str]) -> int:
+    """`python -m treasure_core.warmup GAME MODULE [STAGE ...]`: compile_game for a game of
+    `MODULE` (registered first if it is not known by name), printing each stage as it ends. The
+    background compile of treasure_core.tiers; people use `treasure-envs warmup`."""
+    if len(argv) < 2:
+        print("usage: python -m treasure_core.warmup GAME MODULE [STAGE ...]", file=sys.stderr)
+        return 2
+    name, module, *stages = argv
+    if name not in game_names():
+        register(name, module)
+    with compile_lock(name):  # one compile a game and cache at a time; the others then load it
+        compile_game(name, stages or STAGES, on_stage=lambda stage: print(stage, flush=True))
+    return 0
+
+
+@contextlib.contextmanager
+def compile_lock(name: str) -> Iterator[None]:
+    """Hold the machine's lock on compiling game `name` into this cache (its package's cache
+    folders, which NUMBA_CACHE_DIR moves): several processes starting cold at once (a vector
+    env's workers, a node's env runners) compile the game once, the others waiting and then
+    loading it. Where the platform has no flock, no lock."""
+    try:
+        import fcntl
+    except ImportError:  # Windows
+        yield
+        return
+    get_game(name)  # its modules imported, so that cache_dirs finds their kernels
+    where = ":".join(str(path) for path in cache_dirs(name)) or module_of(name)
+    digest = hashlib.sha256(f"{name}|{where}|{sys.prefix}".encode()).hexdigest()[:16]
+    path = Path(tempfile.gettempdir()) / f"treasure-envs-compile-{os.getuid()}-{name}-{digest}.lock"
+    with open(path, "a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
