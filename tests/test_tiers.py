@@ -245,3 +245,37 @@ def test_one_background_compile_of_a_game_at_a_time() -> None:
     out, err = waiting.communicate(timeout=300)
     assert waiting.returncode == 0, err[-2000:]
     assert out.split() == ["aec"]
+
+
+def test_a_failed_background_compile_warns_and_compiles_here(tmp_path: Path) -> None:
+    """If the background process fails (here on a stage it does not know), the kernel it left
+    uncompiled compiles in this process at its next call, with a warning naming the failure."""
+    script = (
+        "import json, time, warnings\n"
+        "from treasure_core.registry import get_game, make_env\n"
+        "game = get_game('nakbe')\n"
+        "from treasure_core import tiers\n"
+        "tiers.BACKGROUND_STAGES = ('aec', 'lunch')\n"
+        "env = make_env('nakbe')\n"
+        "env.reset(seed=0)\n"
+        "first = game.live.tier_of('init')\n"
+        "deadline = time.monotonic() + 120\n"
+        "while not game.live.background.ended and time.monotonic() < deadline:\n"
+        "    time.sleep(0.05)\n"
+        "with warnings.catch_warnings(record=True) as caught:\n"
+        "    warnings.simplefilter('always')\n"
+        "    env.reset(seed=1)\n"
+        "print(json.dumps({'first': first, 'then': game.live.tier_of('init'),\n"
+        "    'error': game.live.background.error, 'warnings': [str(w.message) for w in caught]}))\n"
+    )
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path))
+    env.pop("TREASURE_ENVS_JIT", None)
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=300
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    report = json.loads(done.stdout.strip().splitlines()[-1])
+    assert report["first"] == "python" and report["then"] == "compiled", report
+    assert "unknown warm-up stage(s) lunch" in report["error"], report
+    warned = report["warnings"]
+    assert any("the background compile of nakbe failed" in w and "compiling init" in w for w in warned)

@@ -33,6 +33,7 @@ import contextlib
 import os
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import warnings
@@ -137,6 +138,8 @@ class Background:
         self.generation = 0
         self.ended = False
         self.error: str | None = None
+        self._lock = threading.Lock()
+        self._errors: Any = None
 
     def start(self) -> bool:
         """Start the compile (once); False where it cannot start: a game the registry did not
@@ -144,36 +147,41 @@ class Background:
         module = self.game.live.module
         if module is None:
             return False
-        if self.owner != os.getpid():  # a forked child: the parent's process is not ours
-            self.owner, self.process, self.finished = os.getpid(), None, []
-            self.ended, self.error = False, None
-        if self.process is not None:
+        with self._lock:  # two threads' first calls start one process
+            if self.owner != os.getpid():  # a forked child: the parent's process is not ours
+                self.owner, self.process, self.finished = os.getpid(), None, []
+                self.ended, self.error = False, None
+            if self.process is not None:
+                return True
+            # Its error output goes to a file, not a pipe nobody reads until the end: numba's
+            # warnings could fill a pipe and stop the process.
+            self._errors = tempfile.TemporaryFile("w+")
+            command = [sys.executable, "-m", "treasure_core.warmup", self.game.name, module]
+            self.process = subprocess.Popen(
+                [*command, *BACKGROUND_STAGES],
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=self._errors,
+                text=True,
+                env=dict(os.environ, **{TIER_VARIABLE: "compile"}),
+            )
+            _running.append((os.getpid(), self.process))
+            name = f"treasure-envs compile {self.game.name}"
+            threading.Thread(target=self._follow, name=name, daemon=True).start()
             return True
-        command = [sys.executable, "-m", "treasure_core.warmup", self.game.name, module]
-        self.process = subprocess.Popen(
-            [*command, *BACKGROUND_STAGES],
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            env=dict(os.environ, **{TIER_VARIABLE: "compile"}),
-        )
-        _running.append((os.getpid(), self.process))
-        name = f"treasure-envs compile {self.game.name}"
-        threading.Thread(target=self._follow, name=name, daemon=True).start()
-        return True
 
     def _follow(self) -> None:
         """Read the process's stages as it finishes them (a line each), then its end."""
         process = self.process
-        assert process is not None and process.stdout is not None and process.stderr is not None
+        assert process is not None and process.stdout is not None
         for line in process.stdout:
             self.finished.append(line.strip())
             self.generation += 1
-        error = process.stderr.read()
         if process.wait() != 0:
-            last = error.strip().splitlines()[-1:] or [f"exit code {process.returncode}"]
+            self._errors.seek(0)
+            last = self._errors.read().strip().splitlines()[-1:] or [f"exit code {process.returncode}"]
             self.error = last[0]
+        self._errors.close()
         self.ended = True
         self.generation += 1
 
