@@ -122,12 +122,12 @@ def test_random_play_fuzz_full_budget(config: Config) -> None:
 
 # -- batch runner -------------------------------------------------------------------------
 def test_python_twins(config: Config) -> None:
-    """One random game a config here (the Python twins are slow); three in the long tier."""
+    """One random game a config here (the Python twins are slow); TWIN_GAMES in the long tier."""
     conformance.check_python_twins(*config, games=1)
 
 
 @pytest.mark.long
-def test_python_twins_three_games(config: Config) -> None:
+def test_python_twins_more_games(config: Config) -> None:
     conformance.check_python_twins(*config)
 
 

@@ -1320,7 +1320,7 @@ def _tight_guard(game: GameSpec) -> GameSpec:
     return dataclasses.replace(game, guard=guard)
 
 
-TWIN_GAMES = 3  # check_python_twins: random games, each checked at every decision up to ...
+TWIN_GAMES = 2  # check_python_twins: random games, each checked at every decision up to ...
 TWIN_EVERY_DECISION = 300  # ... this many, then every TWIN_STRIDE-th (a Pharaoh game runs long)
 TWIN_STRIDE = 16
 TWIN_BATCH_GAMES = 6
