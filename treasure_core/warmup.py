@@ -115,6 +115,7 @@ def _compile_game(
     if "batch" in stages:
         runner = BatchRunner(name, 4, seed=WARMUP_SEED, num_threads=1, **options)
         masks = runner.legal_masks()
+        runner.random_actions(seed=WARMUP_SEED)  # sample_legal_actions, from the masks just made
         runner.observe()
         runner.step(masks.argmax(axis=1).astype(np.int64))  # checked: batch_step_unrefused
         runner.check_actions = False
