@@ -1350,13 +1350,13 @@ def check_python_twins(game: GameSpec, options: Options, games: int = TWIN_GAMES
     through random games, and the batch forms (masks with the draw, observations in both dtypes,
     the checked and the unchecked step with its restarts) over a few games. `games` random
     games, each checked at every decision up to TWIN_EVERY_DECISION, then every TWIN_STRIDE-th."""
-    from treasure_core.tiers import LiveKernels, run_python
+    from treasure_core.tiers import run_python
 
     kernels = game.kernels
-    live = LiveKernels(game)  # finds the generated batch forms and core kernels as the drivers do
+    compiled_kernel = game.live.compiled  # a driver kernel by name, found as the drivers find it
 
     def twin(name: str) -> Callable[..., Any]:
-        return functools.partial(run_python, live.compiled(name))
+        return functools.partial(run_python, compiled_kernel(name))
 
     params = game.make_params(game.validate(options))
     dims = game.dims(params)
@@ -1430,7 +1430,7 @@ def check_python_twins(game: GameSpec, options: Options, games: int = TWIN_GAMES
     for step_index in range(TWIN_BATCH_STEPS):
         where = f"batch step {step_index}"
         for name in ("compiled", "twin"):
-            call = live.compiled if name == "compiled" else twin
+            call = compiled_kernel if name == "compiled" else twin
             on = states if name == "compiled" else shadow_states
             masks = np.zeros((n, dims.n_actions), np.int8)
             actions = np.zeros(n, np.int64)

@@ -53,30 +53,17 @@ TIER_VARIABLE = "TREASURE_ENVS_JIT"
 TIERS = ("auto", "compile", "python")
 DEFAULT_TIER = "auto"
 
-# The stages of compile_game the background process runs, in order, and the stage after which
-# each driver kernel is in the cache.
+# The stages of compile_game the background process runs, in order: the AEC driver's kernels,
+# the encoders (phase, returns, full_state, resample_hidden, the scores), the Parallel driver's,
+# then the batch forms.
 BACKGROUND_STAGES = ("aec", "encoders", "parallel", "batch")
-KERNEL_STAGES = {
-    "init": "aec",
-    "legal_mask": "aec",
-    "step": "aec",
-    "observe": "aec",
-    "phase": "encoders",
-    "returns": "encoders",
-    "full_state": "encoders",
-    "resample_hidden": "encoders",
-    "competitors": "encoders",
-    "scores": "encoders",
-    "winners_mask": "encoders",
-    "batch_init": "batch",
-    "batch_step": "batch",
-    "batch_step_unrefused": "batch",
-    "batch_legal_mask": "batch",
-    "batch_observe": "batch",
-    "batch_observe_uint8": "batch",
-    "sample_legal_actions": "batch",
-    "action_faults": "batch",
-}
+# The kernels the drivers call, each a LiveKernels attribute.
+DRIVER_KERNELS = (
+    *("init", "legal_mask", "step", "observe"),
+    *("phase", "returns", "full_state", "resample_hidden", "competitors", "scores", "winners_mask"),
+    *("batch_init", "batch_step", "batch_step_unrefused", "batch_legal_mask", "batch_observe"),
+    *("batch_observe_uint8", "sample_legal_actions", "action_faults"),
+)
 # Kernels of treasure_core itself that the drivers call, and the generated batch forms
 # beside the contract's in the game's batch module.
 CORE_KERNELS = ("sample_legal_actions", "action_faults", "winners_mask")
@@ -253,14 +240,14 @@ class Pending:
 
 
 class LiveKernels:
-    """A game's driver kernels (KERNEL_STAGES) by name: each a Pending until it settles on its
+    """A game's driver kernels (DRIVER_KERNELS) by name: each a Pending until it settles on its
     compiled kernel, then numba's dispatcher itself. GameSpec.live."""
 
     def __init__(self, game: GameSpec) -> None:
         self.game = game
         self.module: str | None = None  # the module the registry loaded the game from
         self.background = Background(game)
-        for name in KERNEL_STAGES:
+        for name in DRIVER_KERNELS:
             setattr(self, name, Pending(self, name))
 
     def compiled(self, name: str) -> Any:
