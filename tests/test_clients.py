@@ -12,6 +12,7 @@ test says so. Kept short for two shared cores: one thread each, small cycles, ti
 from __future__ import annotations
 
 import copy
+import dataclasses
 import importlib
 import os
 import pickle
@@ -797,6 +798,21 @@ def test_an_env_pickles_its_game_by_name(name: str) -> None:
         twin = pickle.loads(dumps(env))
         assert twin.unwrapped.game is get_game(name)
         assert len(dumps(env)) < len(dumps(get_game(name).kernels)) + 64 * 1024
+
+
+def test_a_game_not_installed_pickles_by_value_with_kernels_of_its_own() -> None:
+    """An altered copy of a GameSpec pickles by value, and without its LiveKernels (a lock, a
+    running background compile): the copy builds its own."""
+    altered = dataclasses.replace(get_game("nakbe"), title="Nakbe, altered")
+    altered.live.background._lock.acquire()  # a lock held mid-start pickles no better
+    try:
+        for dumps in PICKLERS.values():
+            twin = pickle.loads(dumps(altered))
+            assert twin is not altered and twin.title == "Nakbe, altered"
+            assert twin.kernels.step is altered.kernels.step and twin.live is not altered.live
+            assert twin.live.game is twin and twin.live.tier_of("step") in ("python", "compiled")
+    finally:
+        altered.live.background._lock.release()
 
 
 def aec_continuation(env: Any, rng: np.random.Generator, limit: int | None = None) -> list[Any]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import os
+import pickle
 import subprocess
 import sys
 
@@ -315,6 +316,10 @@ def test_the_registry_finds_games_by_entry_point_and_at_run_time(monkeypatch):
     finally:
         registry.register("karuba", "karuba_env")
     assert registry.get_game("karuba") is spec
+    # Registered again under its entry point's module, it is installed again: it pickles by name
+    # (an env of it in a SuperSuit vector env, say, copies no lock of its LiveKernels).
+    assert "karuba" not in registry._registered
+    assert pickle.loads(pickle.dumps(spec)) is spec
 
 
 def test_numba_caches_are_dropped_when_any_source_of_the_game_or_runtime_changes(tmp_path, monkeypatch):

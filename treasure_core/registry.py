@@ -13,8 +13,8 @@ for it, and never by a static import: games sit above the runtime (docs/architec
 from __future__ import annotations
 
 import copyreg
+import dataclasses
 import importlib
-import pickle
 from collections.abc import Callable
 from importlib.metadata import entry_points
 from typing import Any
@@ -53,8 +53,12 @@ def register(name: str, module: str) -> None:
     if not isinstance(name, str) or not name.isidentifier():
         raise ValueError(f"a game's name must be an identifier; got {name!r}")
     spec = _load(name, module)  # a module that is not a game fails here, registering nothing
-    _registered[name] = module
     _removed.discard(name)
+    _games()  # reads the entry points, once
+    if _discovered.get(name) == module:  # an installed game registered again stays installed
+        _registered.pop(name, None)
+    else:
+        _registered[name] = module
     _loaded[name] = spec
     for listener in _listeners:
         listener(name)
@@ -112,8 +116,15 @@ def _pickled_game(spec: GameSpec) -> Any:
     except ValueError:
         installed = False
     if not installed:
-        return object.__reduce_ex__(spec, pickle.DEFAULT_PROTOCOL)
+        # Its fields, not its LiveKernels (a lock, perhaps a running compile): the copy builds
+        # its own, on its Python twins until the cache has its kernels.
+        fields = {f.name: getattr(spec, f.name) for f in dataclasses.fields(spec) if f.init}
+        return (_game_by_value, (fields,))
     return (get_game, (name,))
+
+
+def _game_by_value(fields: dict[str, Any]) -> GameSpec:
+    return GameSpec(**fields)
 
 
 copyreg.pickle(GameSpec, _pickled_game)
