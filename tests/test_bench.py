@@ -14,7 +14,7 @@ from treasure_apps import bench
 from treasure_core.registry import game_names, get_game
 
 RATE_FIELDS = {"steps", "seconds", "steps_per_second"}
-START_FIELDS = {*bench.START_STAGES, "warmup", "cpu_seconds", "reason"}
+START_FIELDS = {*bench.START_STAGES, "warmup", "runner_ready", "cpu_seconds", "reason", "runner_reason"}
 MEMORY_FIELDS = {
     "games",
     "method",
@@ -253,6 +253,19 @@ def test_full_run_of_every_game(tmp_path, capsys):
         check_fresh_figures(game)
 
 
+@pytest.mark.long
+def test_the_cold_and_cached_start_of_one_game():
+    """A full run's start-up section (not under --quick) for one game: every stage, the warmup
+    and the RLlib runner, cold from empty caches and then from the caches they left."""
+    start = bench.measure_start("nakbe", cold=True)
+    for kind in ("cold", "cached"):
+        figures = start[kind]
+        assert figures["reason"] is None and figures["runner_reason"] is None, figures
+        stages = [figures[stage] for stage in bench.START_STAGES]
+        assert 0 < stages[0] and stages == sorted(stages), figures
+        assert figures["warmup"] > 0 and figures["runner_ready"] > 0 and figures["cpu_seconds"] > 0
+
+
 def test_a_missing_or_failing_peer_is_null_with_the_reason(monkeypatch):
     def missing(seconds: float) -> dict[str, Any]:
         raise ImportError("No module named 'nowhere'")
@@ -393,7 +406,8 @@ def test_the_batch_and_playout_rows_alternate_their_windows_with_pgx():
                     "fresh_reason": None,
                 },
                 "start": {
-                    kind: dict.fromkeys((*bench.START_TARGET_STAGES, "reason")) for kind in ("cold", "cached")
+                    kind: dict.fromkeys((*bench.START_TARGET_STAGES, "reason", "runner_reason"))
+                    for kind in ("cold", "cached")
                 },
             }
         },

@@ -48,8 +48,9 @@ def test_warmup(capsys: pytest.CaptureFixture) -> None:
     """`warmup` as typed: every game, on the free cores, each reported, and where the cache is."""
     assert cli.main(["warmup"]) == 0
     out = capsys.readouterr().out
-    for name in game_names():  # whole, or in parts where the free cores outnumber the games
-        assert re.search(rf"\] {name}( \([a-z, ]+\))?: compiled or loaded in ", out), out
+    for name in game_names():  # each unit, then the game
+        assert re.search(rf"\] {name}: step compiled or loaded in ", out), out
+        assert f"{name} ready at " in out, out
     assert f"{len(game_names())} game(s) ready in " in out and "numba cache" in out
 
 

@@ -10,6 +10,7 @@ from both nodes, evaluate the checkpoint through `treasure-envs eval`, and shut 
 
 from __future__ import annotations
 
+import os
 import pickle
 import subprocess
 import sys
@@ -251,7 +252,7 @@ def compiled():
             if name.split(".")[0] in ("treasure_core", sys.argv[2]) for attr, value in vars(module).items()
             if isinstance(value, CPUDispatcher) and value.py_func.__module__ == name}
 
-warm_up(sys.argv[1])
+warm_up(sys.argv[1], jobs=2)
 before = compiled()
 env = TreasureMultiAgentEnv({"game": sys.argv[1], "games_per_env": 4, "bot_share": 0.5, "seed": 1})
 observations, _ = env.reset(seed=1)
@@ -272,9 +273,10 @@ print(sorted(key for key, count in after.items() if count > before.get(key, 0)))
 @pytest.mark.parametrize(
     "name", [pytest.param(n, marks=() if i == 0 else (pytest.mark.long,)) for i, n in enumerate(game_names())]
 )
-def test_the_node_warm_up_compiles_every_kernel_the_env_runners_call(name: str) -> None:
-    """warm_up compiles the runners' kernels only (not the batch forms, the Parallel driver or
-    the search: RUNNER_STAGES), and those are all an env runner's games call."""
+def test_the_node_warm_up_compiles_every_kernel_the_env_runners_call(name: str, tmp_path) -> None:
+    """warm_up, with an empty cache, compiles the runners' kernels only (not the batch forms, the
+    Parallel driver or the search: RUNNER_STAGES) in two processes (RUNNER_UNITS), then loads
+    them; and those are all an env runner's games call."""
     from treasure_core.registry import module_of
 
     package = module_of(name).split(".")[0]
@@ -283,6 +285,7 @@ def test_the_node_warm_up_compiles_every_kernel_the_env_runners_call(name: str) 
         capture_output=True,
         text=True,
         timeout=600,
+        env=dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path)),
     )
     assert result.returncode == 0, result.stderr[-2000:]
     assert result.stdout.strip().splitlines()[-1] == "[]", result.stdout

@@ -3,11 +3,16 @@ loaded, and bad arguments are refused with a clear error."""
 
 from __future__ import annotations
 
+import os
+import re
+import subprocess
+import sys
+
 import pytest
 
 from treasure_apps import cli
-from treasure_apps.warmup import PARTS, plan, run_warmup
-from treasure_core import warmup
+from treasure_apps.warmup import run_warmup
+from treasure_core import tiers, warmup
 from treasure_core.game import Kernels
 from treasure_core.registry import get_game
 from treasure_core.search import search_module
@@ -17,7 +22,7 @@ def test_compile_game_compiles_every_contract_kernel_and_every_bot() -> None:
     stages = warmup.compile_game("karuba")
     game = get_game("karuba")
     bots = [f"bot {name}" for name in game.bots]
-    assert list(stages) == ["aec", "encoders", "parallel", "batch", "search", *bots, "total"]
+    assert list(stages) == ["aec", "encoders", "parallel", "batch", "playout", "search", *bots, "total"]
     assert stages["total"] == pytest.approx(sum(v for k, v in stages.items() if k != "total"))
     missing = [name for name in Kernels._fields if not getattr(game.kernels, name).signatures]
     missing += [name for name, bot in game.bots.items() if not bot.policy.signatures]
@@ -56,28 +61,80 @@ def test_bad_arguments_are_refused(argv: list[str], message: str, capsys: pytest
     assert message in capsys.readouterr().err
 
 
-def test_plan_splits_a_game_in_two_where_the_cores_outnumber_the_games() -> None:
-    """PARTS cover every stage; a game is split only for a core beyond one a game."""
-    whole = warmup.STAGES
-    assert {"aec", *PARTS[0], *PARTS[1]} == set(whole) and not set(PARTS[0]) & set(PARTS[1])
-    assert plan(["nakum"], 2) == [("nakum", PARTS[0]), ("nakum", PARTS[1])]
-    assert plan(["nakum"], 1) == [("nakum", whole)]
-    assert plan(["nakum", "tomb"], 2) == [("nakum", whole), ("tomb", whole)]
-    assert plan(["nakum", "tomb", "karuba"], 4) == [
-        ("nakum", PARTS[0]),
-        ("nakum", PARTS[1]),
-        ("tomb", whole),
-        ("karuba", whole),
-    ]
+def test_the_units_run_every_stage_and_compile_every_driver_kernel_once() -> None:
+    """Between them the units run compile_game's every stage and name every driver kernel once;
+    a unit waits only for units before it (so a run cannot wait for ever)."""
+    units = warmup.UNITS
+    assert {stage for unit in units for stage in unit.stages} | {"aec"} == set(warmup.STAGES)
+    named = [kernel for unit in units for kernel in unit.kernels or ()]
+    assert sorted(named) == sorted(tiers.DRIVER_KERNELS)
+    assert all(unit.kernels is not None for unit in units)  # None would compile them all again
+    for index, unit in enumerate(units):
+        assert set(unit.after) <= set(warmup.UNIT_NAMES[:index]), unit
+    with pytest.raises(ValueError, match="units must be a collection of names from step, aec"):
+        warmup.run_units(["nakbe"], 2, ["step", "lunch"])
+    with pytest.raises(ValueError, match="jobs must be at least 1"):
+        warmup.run_units(["nakbe"], 0)
 
 
-def test_warmup_of_one_game_on_two_processes_compiles_both_parts(capsys: pytest.CaptureFixture) -> None:
-    """One game on two processes (`warmup nakbe --jobs 2`): the batch forms in one, the rest in
-    the other, each reported, and one game's figures with every stage."""
+_COMPILING_ONLY_SCRIPT = """
+import sys
+from treasure_core.registry import get_game
+from treasure_core.warmup import compile_game
+compile_game("nakbe", ("aec",), kernels=("init",))
+game, names = get_game("nakbe"), ("init", "legal_mask", "step", "observe")
+print(sorted(name for name in names if getattr(game.kernels, name).signatures))
+print(sorted(name for name in names if game.live.tier_of(name) == "compiled"))
+"""
+
+
+def test_a_unit_compiles_only_the_driver_kernels_it_names(tmp_path) -> None:
+    """compile_game(kernels=...) with an empty cache: the kernels named compile, the others run
+    their Python twins (nothing compiled for them, in this process or as a callee)."""
+    environment = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path))
+    result = subprocess.run(
+        [sys.executable, "-c", _COMPILING_ONLY_SCRIPT],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env=environment,
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert result.stdout.split("\n")[:2] == ["['init']", "['init']"], result.stdout
+    with pytest.raises(ValueError, match="names must be driver kernels"):
+        with tiers.compiling_only(["init", "mcts_simulate"]):
+            pass
+
+
+def test_warmup_on_two_processes_runs_each_unit_after_its_own(capsys: pytest.CaptureFixture) -> None:
+    """One game on two processes (`warmup nakbe --jobs 2`): every unit reported as it ends, each
+    after the units it waits for, and the game's figures."""
     results = run_warmup(["nakbe"], 2)
     out = capsys.readouterr().out
-    assert "] nakbe (batch): compiled or loaded in " in out
-    assert f"] nakbe ({', '.join(PARTS[1])}): compiled or loaded in " in out
-    assert "1 game(s) ready in " in out and " with 2 process(es)" in out
-    bots = [f"bot {name}" for name in get_game("nakbe").bots]
-    assert set(results["nakbe"]["stages"]) == {*warmup.STAGES[:-1], *bots, "total"}
+    ended = re.findall(r"\] nakbe: (.+) compiled or loaded in ", out)
+    assert sorted(ended) == sorted(warmup.UNIT_NAMES), out
+    for unit in warmup.UNITS:
+        assert all(ended.index(other) < ended.index(unit.name) for other in unit.after), out
+    assert "nakbe ready at " in out and "1 game(s) ready in " in out and " with 2 process(es)" in out
+    assert set(results["nakbe"]["units"]) == set(warmup.UNIT_NAMES)
+    assert results["nakbe"]["total"] > 0 and results["nakbe"]["cache"]
+
+
+def test_a_unit_that_fails_stops_the_run_with_its_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A worker that dies (here: its game is a module only this process has) ends run_units with
+    the worker's last error line, and no worker is left running."""
+    import dataclasses
+    import types
+
+    from treasure_core import registry
+
+    module = types.ModuleType("ghost_env")
+    module.GAME = dataclasses.replace(get_game("nakbe"), name="ghost")
+    monkeypatch.setitem(sys.modules, "ghost_env", module)
+    registry.register("ghost", "ghost_env")
+    try:
+        failed = r"the warm-up of ghost \(step\) failed: .*No module named 'ghost_env'"
+        with pytest.raises(RuntimeError, match=failed):
+            warmup.run_units(["ghost"], 1, ["step"])
+    finally:
+        registry.unregister("ghost")

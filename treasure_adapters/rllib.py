@@ -42,8 +42,9 @@ from treasure_core import ansi
 from treasure_core.aec import agent_name
 from treasure_core.game import GameSpec
 from treasure_core.header import CURRENT_PLAYER, STATE_DTYPE, TERMINAL
+from treasure_core.jit import NotCached, load_only
 from treasure_core.registry import get_game
-from treasure_core.warmup import compile_game
+from treasure_core.warmup import compile_game, free_cores, run_units
 
 OBS_KEY = "observations"  # the keys ActionMaskingTorchRLModule expects
 MASK_KEY = "action_mask"
@@ -361,15 +362,27 @@ def split_config(config: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]
 # encoders (returns, full_state) and the scripted bots; not the batch forms, the Parallel
 # driver or the search.
 RUNNER_STAGES = ("aec", "encoders", "bots")
+# The same kernels as treasure_core.warmup's units, for processes to share.
+RUNNER_UNITS = ("step", "aec", "encoders", "bots")
+RUNNER_JOBS = 2  # the units are ready two at a time at most
 
 
-def warm_up(game: str, **options: Any) -> float:
+def warm_up(game: str, *, jobs: int | None = None, **options: Any) -> float:
     """Compile or load the kernels an env runner calls (`treasure_core.warmup.compile_game`'s
     RUNNER_STAGES), then one reset and one step of the adapter. Returns the seconds it took
     (about 1 s with numba's cache on this machine). Runs at each node's start
-    (docs/distributed.md)."""
+    (docs/distributed.md). With `jobs` above 1 (default: the node's free cores, at most 2) they
+    compile in that many processes at once (RUNNER_UNITS: `step` in one, the rest of the AEC
+    driver and the encoders in another), then load here."""
     start = time.perf_counter()
-    compile_game(game, RUNNER_STAGES, **options)
+    try:
+        with load_only():  # a node whose cache has them (a shared file system, an image): loaded
+            compile_game(game, RUNNER_STAGES, **options)
+    except NotCached:
+        jobs = min(RUNNER_JOBS, free_cores()) if jobs is None else jobs
+        if jobs > 1:
+            run_units([game], jobs, RUNNER_UNITS)
+        compile_game(game, RUNNER_STAGES, **options)
     env = TreasureMultiAgentEnv({"game": game, "seed": 0, **options})
     observations, _ = env.reset(seed=0)
     env.step({agent: env.action_spaces[agent].sample() for agent in observations})

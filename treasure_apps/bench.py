@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import importlib.util
 import json
 import multiprocessing
 import os
@@ -64,17 +65,17 @@ import numba
 import numpy as np
 
 from treasure_apps.arguments import DefaultsHelpFormatter
-from treasure_apps.warmup import PARTS
+from treasure_apps.warmup import JOBS_PER_GAME
 from treasure_core.batch import BatchRunner
 from treasure_core.registry import game_names, get_game, make_env, module_of, register
 from treasure_core.tiers import forced_tier
 from treasure_core.warmup import usable_cores
 
 DESCRIPTION = "throughput, scaling, start-up and memory of every game, beside the peer libraries"
-SCHEMA_VERSION = 6  # 2: the Pgx windows beside the batch and playout rows, the fresh threads;
+SCHEMA_VERSION = 7  # 2: the Pgx windows beside the batch and playout rows, the fresh threads;
 # 3: the search section as rows of simulations x threads; 4: the batch row at the speed options;
 # 5: playout's fresh_reason (the fresh-process figures are null under --quick); 6: the start-up
-# stages aec_compiled and batch_compiled (treasure_core.tiers)
+# stages aec_compiled and batch_compiled (treasure_core.tiers); 7: runner_ready and runner_reason
 DEFAULT_SECONDS = 3.0  # wall-clock budget of each throughput figure
 QUICK_SECONDS = 0.3  # the same, under --quick
 WINDOWS = 3  # each figure is the best of this many windows of seconds / WINDOWS (load spikes)
@@ -112,13 +113,14 @@ SEARCH_TARGET_SIMS = 400
 SEARCH_MS_PER_DECISION = 50.0
 # Start-up targets (issue 26), upper bounds in seconds from launch: the first AEC step, the first
 # batch step, and every kernel of the game (`treasure-envs warmup GAME` on the usable cores).
-COLD_START_SECONDS = {"first_step": 5.0, "batch_ready": 10.0, "warmup": 20.0}
-CACHED_START_SECONDS = {"first_step": 1.0, "batch_ready": 1.0, "warmup": 5.0}
+# An RLlib env runner's node ready: ray and torch imported, treasure_adapters.rllib.warm_up done.
+COLD_START_SECONDS = {"first_step": 5.0, "batch_ready": 10.0, "warmup": 20.0, "runner_ready": 15.0}
+CACHED_START_SECONDS = {"first_step": 1.0, "batch_ready": 1.0, "warmup": 5.0, "runner_ready": 5.0}
 START_TARGET_STAGES = tuple(COLD_START_SECONDS)
 # The stages START_SCRIPT stamps, in order; "warmup" is timed in a process of its own.
 # Processes of `treasure-envs warmup GAME` in the warmup figure: the usable cores, up to the
 # parts a game is split into (the CLI takes the free cores; the bench's own load would hide them).
-WARMUP_JOBS = min(len(PARTS), usable_cores())
+WARMUP_JOBS = min(JOBS_PER_GAME, usable_cores())
 START_STAGES = (
     "reset",
     "first_step",
@@ -515,13 +517,41 @@ if __name__ == "__main__":
 """
 
 
-def start_figures(game: str, env: dict[str, str], warmup_env: dict[str, str]) -> dict[str, Any]:
-    """START_SCRIPT's stages and its CPU seconds in env; WARMUP_SCRIPT's in warmup_env (a cache
-    of its own, so that a cold warmup starts from nothing)."""
+# Run with `python -c`: an RLlib env runner's node made ready, as `treasure-envs train --engine
+# rllib` readies each node: what a runner imports, then treasure_adapters.rllib.warm_up.
+RUNNER_SCRIPT = """
+import json, sys, time
+if __name__ == "__main__":
+    import ray, torch
+    from treasure_adapters.rllib import warm_up
+    from treasure_core.registry import register
+    register(sys.argv[1], sys.argv[2])
+    warm_up(sys.argv[1], jobs=int(sys.argv[3]))
+    print(json.dumps({"runner_ready": time.time()}))
+"""
+RUNNER_MISSING = "ray or torch is not installed (pip install treasure-envs[rllib])"
+
+
+def start_figures(
+    game: str, env: dict[str, str], warmup_env: dict[str, str], runner_env: dict[str, str] | None
+) -> dict[str, Any]:
+    """START_SCRIPT's stages and its CPU seconds in env; WARMUP_SCRIPT's in warmup_env and
+    RUNNER_SCRIPT's in runner_env (caches of their own, so that a cold start begins from nothing;
+    no runner_env: not measured, for the reason in "runner_reason")."""
     line, launched, cpu = run_script(START_SCRIPT, [game, module_of(game)], env)
     figures = {stage: stamp - launched for stage, stamp in json.loads(line).items()} | {"cpu_seconds": cpu}
     line, launched, _ = run_script(WARMUP_SCRIPT, [game, module_of(game), str(WARMUP_JOBS)], warmup_env)
-    return figures | {"warmup": json.loads(line)["warmup"] - launched}
+    figures["warmup"] = json.loads(line)["warmup"] - launched
+    figures["runner_ready"], figures["runner_reason"] = None, runner_reason()
+    if runner_env is not None and figures["runner_reason"] is None:
+        line, launched, _ = run_script(RUNNER_SCRIPT, [game, module_of(game), str(WARMUP_JOBS)], runner_env)
+        figures["runner_ready"] = json.loads(line)["runner_ready"] - launched
+    return figures
+
+
+def runner_reason() -> str | None:
+    """Why the RLlib runner cannot be measured here, or None."""
+    return None if all(importlib.util.find_spec(name) for name in ("ray", "torch")) else RUNNER_MISSING
 
 
 def measure_start(game: str, cold: bool) -> dict[str, Any]:
@@ -530,18 +560,25 @@ def measure_start(game: str, cold: bool) -> dict[str, Any]:
     CPU time, which a loaded machine inflates less than the wall-clock stages. Without `cold`,
     only the cached start is measured, from numba's usual cache (this process has filled it)."""
     if not cold:
-        stages = dict.fromkeys((*START_STAGES, "warmup", "cpu_seconds"))
+        stages = dict.fromkeys((*START_STAGES, "warmup", "runner_ready", "cpu_seconds"))
+        skipped = "skipped under --quick (compiling takes 10-60 s a game)"
+        cached = start_figures(game, dict(os.environ), dict(os.environ), None)
+        if cached["runner_reason"] is None:
+            cached["runner_reason"] = "skipped under --quick (importing ray and torch takes a few seconds)"
         return {
-            "cold": stages | {"reason": "skipped under --quick (compiling takes 10-60 s a game)"},
-            "cached": start_figures(game, dict(os.environ), dict(os.environ)) | {"reason": None},
+            "cold": stages | {"reason": skipped, "runner_reason": skipped},
+            "cached": cached | {"reason": None},
         }
     with (
         tempfile.TemporaryDirectory(prefix="treasure-bench-numba-") as cache_dir,
         tempfile.TemporaryDirectory(prefix="treasure-bench-warmup-") as warmup_dir,
+        tempfile.TemporaryDirectory(prefix="treasure-bench-runner-") as runner_dir,
     ):
         env = dict(os.environ, NUMBA_CACHE_DIR=cache_dir)
         warmup_env = dict(os.environ, NUMBA_CACHE_DIR=warmup_dir)
-        return {kind: start_figures(game, env, warmup_env) | {"reason": None} for kind in ("cold", "cached")}
+        runner_env = dict(os.environ, NUMBA_CACHE_DIR=runner_dir)
+        kinds = ("cold", "cached")  # the cached run loads what the cold one left
+        return {kind: start_figures(game, env, warmup_env, runner_env) | {"reason": None} for kind in kinds}
 
 
 # Run with `python -c`: the numpy memory of a batch of N games, after the kernels are loaded.
@@ -1039,10 +1076,17 @@ def evaluate_targets(report: dict[str, Any]) -> list[dict[str, Any]]:
                         goals[stage],
                         False,
                         "s",
-                        figures["start"][kind]["reason"] or "",
+                        (figures["start"][kind].get("runner_reason") if stage == "runner_ready" else None)
+                        or figures["start"][kind]["reason"]
+                        or "",
                     )
                 )
     return rows
+
+
+def seconds_text(seconds: float | None, unit: str = "") -> str:
+    """Seconds to two decimals, "-" where not measured."""
+    return "-" if seconds is None else f"{seconds:.2f}{unit}"
 
 
 def search_targets(game: str, figures: dict[str, Any]) -> list[dict[str, Any]]:
@@ -1213,10 +1257,11 @@ def print_report(report: dict[str, Any]) -> None:
         ratio = ratio_text(steps_per_second / reference) if reference else "-"
         print(f"{label:<{width}}  {steps_per_second:>13,.0f}  {ratio:>9}  {note}".rstrip())
     print()
-    stages = (*START_STAGES, "cpu_seconds", "warmup")
+    stages = (*START_STAGES, "cpu_seconds", "warmup", "runner_ready")
     print(
         "start-up, seconds from launching python (cpu_seconds: the process's CPU time; "
-        f"warmup: every kernel, treasure-envs warmup GAME --jobs {WARMUP_JOBS})"
+        f"warmup: every kernel, treasure-envs warmup GAME --jobs {WARMUP_JOBS}; runner_ready: "
+        f"ray and torch imported and treasure_adapters.rllib.warm_up(GAME, jobs={WARMUP_JOBS}) done)"
     )
     print(f"  {'game':<10} {'cache':<7}" + "".join(f"{stage:>15}" for stage in stages))
     for game, figures in report["games"].items():
@@ -1225,7 +1270,8 @@ def print_report(report: dict[str, Any]) -> None:
             if start["reason"]:
                 print(f"  {game:<10} {kind:<7} {start['reason']}")
                 continue
-            print(f"  {game:<10} {kind:<7}" + "".join(f"{start[stage]:>15.2f}" for stage in stages))
+            columns = "".join(f"{seconds_text(start[stage]):>15}" for stage in stages)
+            print(f"  {game:<10} {kind:<7}{columns}")
     print()
     print("search (MCTS, the game's defaults, the opening position): ms per decision")
     for game, figures in report["games"].items():
@@ -1388,9 +1434,9 @@ def markdown(report: dict[str, Any]) -> str:
     lines += [
         "",
         f"| game | bytes per state | {report['settings']['memory_games']:,} games (numpy peak) | "
-        "with one observe() | cold start: first AEC "
-        "step / first batch step / warmup | cold start: compiled AEC / batch kernels serving | "
-        "cached start (first three stages) |",
+        "with one observe() | cold start: first AEC step / first batch step / warmup / RLlib runner "
+        "ready | cold start: compiled AEC / batch kernels serving | "
+        "cached start (the same four) |",
         "|---|---:|---:|---:|---|---|---|",
     ]
     for game, figures in report["games"].items():
@@ -1399,7 +1445,7 @@ def markdown(report: dict[str, Any]) -> str:
         def stages(figures: dict[str, Any]) -> str:
             if figures["reason"]:
                 return figures["reason"]
-            return " / ".join(f"{figures[stage]:.2f} s" for stage in START_TARGET_STAGES)
+            return " / ".join(seconds_text(figures[stage], " s") for stage in START_TARGET_STAGES)
 
         cold = start["cold"]
         compiled = cold["reason"] or f"{cold['aec_compiled']:.2f} s / {cold['batch_compiled']:.2f} s"

@@ -37,7 +37,7 @@ import tempfile
 import threading
 import time
 import warnings
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from typing import Any
 
 import numpy as np
@@ -55,8 +55,8 @@ DEFAULT_TIER = "auto"
 
 # The stages of compile_game the background process runs, in order: the AEC driver's kernels,
 # the encoders (phase, returns, full_state, resample_hidden, the scores), the Parallel driver's,
-# then the batch forms.
-BACKGROUND_STAGES = ("aec", "encoders", "parallel", "batch")
+# then the batch forms and random_playout.
+BACKGROUND_STAGES = ("aec", "encoders", "parallel", "batch", "playout")
 # The kernels the drivers call, each a LiveKernels attribute.
 DRIVER_KERNELS = (
     *("init", "legal_mask", "step", "observe"),
@@ -71,6 +71,7 @@ GENERATED_KERNELS = ("batch_step_unrefused", "batch_observe_uint8")
 RETRY_SECONDS = 1.0  # a kernel still on its twin asks the cache again at most this often
 
 _forced: list[str] = []  # forced_tier's stack
+_compiling: list[frozenset[str]] = []  # compiling_only's stack
 
 
 def jit_tier() -> str:
@@ -97,6 +98,22 @@ def forced_tier(tier: str) -> Iterator[None]:
         yield
     finally:
         _forced.pop()
+
+
+@contextlib.contextmanager
+def compiling_only(names: Collection[str]) -> Iterator[None]:
+    """Under the "compile" tier, in this block (in any thread), only the driver kernels named
+    compile; any other loads from the cache if it is there, else runs its Python twin. A warm-up
+    unit compiles a few kernels of a game and reaches their calls through the others
+    (treasure_core.warmup.UNITS), so that two processes share a game's kernels between them."""
+    unknown = sorted(set(names) - set(DRIVER_KERNELS))
+    if isinstance(names, str) or unknown:
+        raise ValueError(f"names must be driver kernels, of {', '.join(DRIVER_KERNELS)}; got {names!r}")
+    _compiling.append(frozenset(names))
+    try:
+        yield
+    finally:
+        _compiling.pop()
 
 
 def generated_kernel(game: GameSpec, name: str) -> Any:
@@ -207,8 +224,12 @@ class Pending:
 
     def __call__(self, *args: Any) -> Any:
         tier = jit_tier()
-        if tier == "compile" or not isinstance(self.compiled, Dispatcher):  # or NUMBA_DISABLE_JIT=1
+        if not isinstance(self.compiled, Dispatcher):  # NUMBA_DISABLE_JIT=1
             return self.live.settle(self.name)(*args)
+        if tier == "compile":
+            if not _compiling or self.name in _compiling[-1]:
+                return self.live.settle(self.name)(*args)
+            return self.cached_or_python(*args)  # another warm-up unit compiles it
         if tier == "auto":
             background = self.live.background
             now = time.monotonic()
@@ -233,6 +254,21 @@ class Pending:
                 else:
                     self.live.settle(self.name)
                     return result
+        return self.python(*args)
+
+    def cached_or_python(self, *args: Any) -> Any:
+        """The compiled kernel if the cache has it (settling on it), else the twin."""
+        now = time.monotonic()
+        if now - self.asked_at >= RETRY_SECONDS:
+            self.asked_at = now
+            try:
+                with load_only():
+                    result = self.compiled(*args)
+            except NotCached:
+                pass
+            else:
+                self.live.settle(self.name)
+                return result
         return self.python(*args)
 
     def python(self, *args: Any) -> Any:

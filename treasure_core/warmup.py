@@ -6,7 +6,9 @@ job, a container, each Ray node) pays that once; `compile_game` pays it up front
 entry point a user can reach: the AEC and Parallel drivers, the encoders, `resample_hidden`, the
 batch forms (the checked step and the unchecked one) and the in-kernel playout, the search
 (`mcts_simulate`: one tree, several, and in chunks for a time budget), and every scripted bot.
-`treasure-envs warmup` runs it for several games in parallel processes.
+`treasure-envs warmup` and an RLlib node's warm-up share the work among processes by UNITS
+(run_units): each compiles a few of a game's kernels, and reaches their calls through the others'
+Python twins, or through the cache once another process has put them there.
 """
 
 from __future__ import annotations
@@ -14,11 +16,16 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import importlib
+import json
 import os
+import queue
+import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable, Collection, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +36,7 @@ from treasure_core.agents import MCTSAgent
 from treasure_core.batch import BatchRunner
 from treasure_core.header import CURRENT_PLAYER
 from treasure_core.registry import game_names, get_game, make_env, module_of, register
-from treasure_core.tiers import forced_tier
+from treasure_core.tiers import compiling_only, forced_tier
 
 WARMUP_SEED = 0
 AEC_DECISIONS = 64  # random decisions in the AEC env: reaches the phases the kernels branch on
@@ -37,22 +44,73 @@ BOT_DECISIONS = 32  # decisions each scripted bot takes
 
 
 # compile_game's stages, in order: the AEC driver's kernels come first, always (the others start
-# from its game); "bots" is every scripted bot.
-STAGES = ("aec", "encoders", "parallel", "batch", "search", "bots")
+# from its game); "batch" is the batch driver's, "playout" the in-kernel random playout, "bots"
+# every scripted bot.
+STAGES = ("aec", "encoders", "parallel", "batch", "playout", "search", "bots")
+
+
+@dataclass(frozen=True)
+class Unit:
+    """A share of a game's warm-up for one process: compile_game's `stages`, compiling only the
+    driver kernels named in `kernels` (None: every kernel the stages call), once the units in
+    `after` are done, so that the kernels it links come from the cache rather than compiling a
+    second time in another process."""
+
+    name: str
+    stages: tuple[str, ...]
+    kernels: tuple[str, ...] | None = None
+    after: tuple[str, ...] = ()
+
+
+# Every kernel of a game, in units, the first ready first. `step` links most of a game (Nakum's,
+# Chaak'Bot's solo turn too), so it is a unit of its own while another process compiles the rest
+# of the AEC driver (Karuba's observe, with its previews, is the larger there); each batch form,
+# the search and the playout link the whole game again, so they wait for `step` ("batch views"
+# for observe and legal_mask). Between them the units compile every driver kernel once (the
+# later ones none: kernels=()) and run every stage.
+UNITS = (
+    Unit("step", ("aec",), ("step",)),
+    Unit("aec", ("aec",), ("init", "legal_mask", "observe")),
+    Unit(
+        "encoders",
+        ("encoders",),
+        ("phase", "returns", "full_state", "resample_hidden", "competitors", "scores", "winners_mask"),
+    ),
+    Unit(
+        "batch steps",
+        ("batch",),
+        ("batch_init", "batch_step", "batch_step_unrefused", "action_faults"),
+        ("step",),
+    ),
+    Unit("search", ("search",), (), ("step",)),
+    Unit("playout", ("playout",), (), ("step",)),
+    Unit(
+        "batch views",
+        ("batch",),
+        ("batch_legal_mask", "sample_legal_actions", "batch_observe", "batch_observe_uint8"),
+        ("aec",),
+    ),
+    Unit("bots", ("bots",), (), ("step",)),
+    Unit("parallel", ("parallel",), (), ("step", "aec", "encoders")),
+)
+UNIT_NAMES = tuple(unit.name for unit in UNITS)
 
 
 def compile_game(
     name: str,
     stages: Collection[str] = STAGES,
     on_stage: Callable[[str], None] | None = None,
+    kernels: Collection[str] | None = None,
     **options: Any,
 ) -> dict[str, float]:
     """Compile (or load from the cache) every kernel of game `name` (of the `stages` named:
     all by default, "aec" always); returns the seconds each stage took, in order, and "total".
-    `on_stage(stage)` hears of each stage as it ends. Options only change the params, never a
-    signature, so the default options compile everything. The drivers' kernels compile here
-    whatever TREASURE_ENVS_JIT says (treasure_core.tiers)."""
-    with forced_tier("compile"):
+    `on_stage(stage)` hears of each stage as it ends. `kernels`, if given, names the only driver
+    kernels to compile (treasure_core.tiers.compiling_only): the others load from the cache or
+    run their Python twins. Options only change the params, never a signature, so the default
+    options compile everything. The drivers' kernels compile here whatever TREASURE_ENVS_JIT
+    says (treasure_core.tiers)."""
+    with forced_tier("compile"), compiling_only(kernels) if kernels is not None else contextlib.nullcontext():
         return _compile_game(name, stages, on_stage, **options)
 
 
@@ -79,6 +137,7 @@ def _compile_game(
     env = make_env(name, **options)
     env.reset(seed=WARMUP_SEED)
     opening = env.unwrapped.get_state()  # a live game, for resample_hidden
+    env.last()  # observe
     rng = np.random.default_rng(WARMUP_SEED)
     for _ in range(AEC_DECISIONS):
         if env.unwrapped.is_over():
@@ -120,10 +179,13 @@ def _compile_game(
         runner.step(masks.argmax(axis=1).astype(np.int64))  # checked: batch_step_unrefused
         runner.check_actions = False
         runner.step(runner.legal_masks().argmax(axis=1).astype(np.int64))  # unchecked: batch_step
-        runner.random_playout(8, seed=WARMUP_SEED)
         runner.reset(seed=WARMUP_SEED + 1)
         BatchRunner(name, 4, seed=WARMUP_SEED, num_threads=1, observation_dtype="uint8", **options).observe()
         lap("batch")
+
+    if "playout" in stages:
+        BatchRunner(name, 4, seed=WARMUP_SEED, num_threads=1, **options).random_playout(8, seed=WARMUP_SEED)
+        lap("playout")
 
     if "search" in stages:
         # One tree and root parallelism (mcts_seed_trees, mcts_simulate, mcts_root_visits).
@@ -186,12 +248,139 @@ def free_cores() -> int:
     return max(1, usable_cores() - round(os.getloadavg()[0]))
 
 
+def _run_unit(name: str, module: str, unit_name: str) -> tuple[dict[str, float], list[str]]:
+    """One unit in a worker process: its stages' seconds and the game's cache directories."""
+    if name not in game_names():
+        register(name, module)  # a game registered at run time is unknown to a fresh process
+    unit = UNITS[UNIT_NAMES.index(unit_name)]
+    seconds = compile_game(name, unit.stages, kernels=unit.kernels)
+    return seconds, [str(path) for path in cache_dirs(name)]
+
+
+def _serve_units() -> int:
+    """`python -m treasure_core.warmup --units`: a run_units worker. It reads "GAME MODULE UNIT"
+    lines (tab-separated) and answers each with a JSON line once the unit is done."""
+    for line in sys.stdin:
+        name, module, unit_name = line.rstrip("\n").split("\t")
+        seconds, caches = _run_unit(name, module, unit_name)
+        print(json.dumps({"seconds": seconds, "cache": caches}), flush=True)
+    return 0
+
+
+class _Worker:
+    """A `python -m treasure_core.warmup --units` process (a command of its own rather than
+    multiprocessing's spawn, which would run again the top of a user's script that calls
+    run_units without a `__main__` guard), with a thread that queues its answers."""
+
+    def __init__(self, index: int, answers: queue.Queue[tuple[int, str | None]]) -> None:
+        self.errors = tempfile.TemporaryFile("w+")
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "treasure_core.warmup", "--units"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=self.errors,
+            text=True,
+        )
+        self.unit: tuple[str, Unit] | None = None
+        threading.Thread(target=self._follow, args=(index, answers), daemon=True).start()
+
+    def _follow(self, index: int, answers: queue.Queue[tuple[int, str | None]]) -> None:
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            answers.put((index, line))
+        answers.put((index, None))  # it ended
+
+    def give(self, name: str, unit: Unit) -> None:
+        assert self.process.stdin is not None
+        self.unit = (name, unit)
+        self.process.stdin.write(f"{name}\t{module_of(name)}\t{unit.name}\n")
+        self.process.stdin.flush()
+
+    def failure(self) -> str:
+        self.process.wait()
+        self.errors.seek(0)
+        lines = self.errors.read().strip().splitlines()
+        return lines[-1] if lines else f"exit code {self.process.returncode}"
+
+    def stop(self) -> None:
+        if self.process.stdin is not None and not self.process.stdin.closed:
+            self.process.stdin.close()
+        try:
+            self.process.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+        self.errors.close()
+
+
+def run_units(
+    games: list[str],
+    jobs: int,
+    units: Collection[str] = UNIT_NAMES,
+    on_unit: Callable[[str, str, float], None] | None = None,
+) -> dict[str, dict[str, Any]]:
+    """Every unit named (UNITS) of every game, on `jobs` worker processes: each takes the next unit
+    whose `after` units are done (the games in order, a game's units in UNITS' order), so that a
+    game's kernels compile once among the processes rather than once in each. Returns each
+    game's {"units": seconds a unit, "total": seconds from the start to its last unit, "cache":
+    its cache directories}; `on_unit(game, unit, seconds)` hears of each unit as it ends."""
+    unknown = sorted(set(units) - set(UNIT_NAMES))
+    if isinstance(units, str) or unknown:
+        raise ValueError(f"units must be a collection of names from {', '.join(UNIT_NAMES)}; got {units!r}")
+    if jobs < 1:
+        raise ValueError(f"jobs must be at least 1; got {jobs}")
+    todo = [(name, unit) for name in games for unit in UNITS if unit.name in units]
+    done: set[tuple[str, str]] = set()
+    results: dict[str, dict[str, Any]] = {name: {"units": {}, "total": 0.0, "cache": []} for name in games}
+    start = time.perf_counter()
+    answers: queue.Queue[tuple[int, str | None]] = queue.Queue()
+    workers = [_Worker(index, answers) for index in range(min(jobs, len(todo)))]
+    try:
+        while todo or any(worker.unit for worker in workers):
+            for worker in workers:
+                if worker.unit is not None:
+                    continue
+                # A unit waits for the units in its `after` that this run has (done first).
+                ready = [
+                    (name, unit)
+                    for name, unit in todo
+                    if all((name, other) in done for other in unit.after if other in units)
+                ]
+                if not ready:
+                    break
+                todo.remove(ready[0])
+                worker.give(*ready[0])
+            assert any(worker.unit for worker in workers), (
+                "a unit waits for one that is neither done nor running"
+            )
+            index, line = answers.get()
+            worker = workers[index]
+            assert worker.unit is not None
+            name, unit = worker.unit
+            if line is None:
+                raise RuntimeError(f"the warm-up of {name} ({unit.name}) failed: {worker.failure()}")
+            worker.unit = None
+            answer = json.loads(line)
+            done.add((name, unit.name))
+            result = results[name]
+            result["units"][unit.name] = answer["seconds"]["total"]
+            result["total"] = time.perf_counter() - start
+            result["cache"] = answer["cache"]
+            if on_unit is not None:
+                on_unit(name, unit.name, answer["seconds"]["total"])
+    finally:
+        for worker in workers:
+            worker.stop()
+    return results
+
+
 def main(argv: list[str]) -> int:
     """`python -m treasure_core.warmup GAME MODULE [STAGE ...]`: compile_game for a game of
     `MODULE` (registered first if it is not known by name), printing each stage as it ends. The
     background compile of treasure_core.tiers; people use `treasure-envs warmup`."""
+    if argv == ["--units"]:
+        return _serve_units()
     if len(argv) < 2:
-        print("usage: python -m treasure_core.warmup GAME MODULE [STAGE ...]", file=sys.stderr)
+        print("usage: python -m treasure_core.warmup GAME MODULE [STAGE ...] | --units", file=sys.stderr)
         return 2
     name, module, *stages = argv
     if name not in game_names():
