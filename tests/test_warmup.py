@@ -71,7 +71,7 @@ def test_the_units_run_every_stage_and_compile_every_driver_kernel_once() -> Non
     assert all(unit.kernels is not None for unit in units)  # None would compile them all again
     for index, unit in enumerate(units):
         assert set(unit.after) <= set(warmup.UNIT_NAMES[:index]), unit
-    with pytest.raises(ValueError, match="units must be a collection of names from step, aec"):
+    with pytest.raises(ValueError, match="units must be a collection of names from step, observe, aec"):
         warmup.run_units(["nakbe"], 2, ["step", "lunch"])
     with pytest.raises(ValueError, match="jobs must be at least 1"):
         warmup.run_units(["nakbe"], 0)

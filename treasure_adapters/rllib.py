@@ -363,7 +363,7 @@ def split_config(config: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]
 # driver or the search.
 RUNNER_STAGES = ("aec", "encoders", "bots")
 # The same kernels as treasure_core.warmup's units, for processes to share.
-RUNNER_UNITS = ("step", "aec", "encoders", "bots")
+RUNNER_UNITS = ("step", "observe", "aec", "encoders", "bots")
 RUNNER_JOBS = 2  # the units are ready two at a time at most
 
 

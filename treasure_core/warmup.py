@@ -64,13 +64,14 @@ class Unit:
 
 # Every kernel of a game, in units, the first ready first. `step` links most of a game (Nakum's,
 # Chaak'Bot's solo turn too), so it is a unit of its own while another process compiles the rest
-# of the AEC driver (Karuba's observe, with its previews, is the larger there); each batch form,
+# of the AEC driver, `observe` first (Karuba's, with its previews, outweighs its step); each batch form,
 # the search and the playout link the whole game again, so they wait for `step` ("batch views"
 # for observe and legal_mask). Between them the units compile every driver kernel once (the
 # later ones none: kernels=()) and run every stage.
 UNITS = (
     Unit("step", ("aec",), ("step",)),
-    Unit("aec", ("aec",), ("init", "legal_mask", "observe")),
+    Unit("observe", ("aec",), ("observe",)),
+    Unit("aec", ("aec",), ("init", "legal_mask")),
     Unit(
         "encoders",
         ("encoders",),
@@ -88,7 +89,7 @@ UNITS = (
         "batch views",
         ("batch",),
         ("batch_legal_mask", "sample_legal_actions", "batch_observe", "batch_observe_uint8"),
-        ("aec",),
+        ("aec", "observe"),
     ),
     Unit("bots", ("bots",), (), ("step",)),
     Unit("parallel", ("parallel",), (), ("step", "aec", "encoders")),
