@@ -44,7 +44,7 @@ from treasure_core.game import GameSpec
 from treasure_core.header import CURRENT_PLAYER, STATE_DTYPE, TERMINAL
 from treasure_core.jit import NotCached, load_only
 from treasure_core.registry import get_game
-from treasure_core.warmup import compile_game, free_cores, run_units
+from treasure_core.warmup import UNITS, compile_game, free_cores, run_units
 
 OBS_KEY = "observations"  # the keys ActionMaskingTorchRLModule expects
 MASK_KEY = "action_mask"
@@ -362,8 +362,8 @@ def split_config(config: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]
 # encoders (returns, full_state) and the scripted bots; not the batch forms, the Parallel
 # driver or the search.
 RUNNER_STAGES = ("aec", "encoders", "bots")
-# The same kernels as treasure_core.warmup's units, for processes to share.
-RUNNER_UNITS = ("step", "observe", "aec", "encoders", "bots")
+# The same kernels as treasure_core.warmup's units, for processes to share: those of these stages.
+RUNNER_UNITS = tuple(unit.name for unit in UNITS if set(unit.stages) <= set(RUNNER_STAGES))
 RUNNER_JOBS = 2  # the units are ready two at a time at most
 
 

@@ -69,6 +69,7 @@ DRIVER_KERNELS = (
 CORE_KERNELS = ("sample_legal_actions", "action_faults", "winners_mask")
 GENERATED_KERNELS = ("batch_step_unrefused", "batch_observe_uint8")
 RETRY_SECONDS = 1.0  # a kernel still on its twin asks the cache again at most this often
+NOT_CACHED = object()  # Pending.cached's answer when the cache lacks the kernel
 
 _forced: list[str] = []  # forced_tier's stack
 _compiling: list[frozenset[str]] = []  # compiling_only's stack
@@ -182,12 +183,17 @@ class Background:
             self.finished.append(line.strip())
             self.generation += 1
         if process.wait() != 0:
-            self._errors.seek(0)
-            last = self._errors.read().strip().splitlines()[-1:] or [f"exit code {process.returncode}"]
-            self.error = last[0]
+            self.error = last_error(self._errors, process.returncode)
         self._errors.close()
         self.ended = True
         self.generation += 1
+
+
+def last_error(errors: Any, returncode: int) -> str:
+    """The last line a failed process wrote to `errors` (its stderr file), else its exit code."""
+    errors.seek(0)
+    lines = errors.read().strip().splitlines()
+    return lines[-1] if lines else f"exit code {returncode}"
 
 
 _running: list[tuple[int, subprocess.Popen[str]]] = []  # (the process that started it, it)
@@ -236,38 +242,40 @@ class Pending:
             if self.asked_generation != background.generation or now - self.asked_at >= RETRY_SECONDS:
                 self.asked_generation, self.asked_at = background.generation, now
                 ended = background.ended
-                try:
-                    with load_only():
-                        result = self.compiled(*args)
-                except NotCached:
-                    if ended:  # the background compile is over and left no kernel: compile it here
-                        if background.error:
-                            warnings.warn(
-                                f"treasure-envs: the background compile of {self.live.game.name} failed "
-                                f"({background.error}); compiling {self.name} in this process",
-                                RuntimeWarning,
-                                stacklevel=2,
-                            )
-                        return self.live.settle(self.name)(*args)
-                    if not background.start():
-                        return self.live.settle(self.name)(*args)
-                else:
-                    self.live.settle(self.name)
+                result = self.cached(*args)
+                if result is not NOT_CACHED:
                     return result
+                if ended:  # the background compile is over and left no kernel: compile it here
+                    if background.error:
+                        warnings.warn(
+                            f"treasure-envs: the background compile of {self.live.game.name} failed "
+                            f"({background.error}); compiling {self.name} in this process",
+                            RuntimeWarning,
+                            stacklevel=2,
+                        )
+                    return self.live.settle(self.name)(*args)
+                if not background.start():
+                    return self.live.settle(self.name)(*args)
         return self.python(*args)
 
+    def cached(self, *args: Any) -> Any:
+        """The compiled kernel's result if numba's cache has the kernel (settling on it), else
+        NOT_CACHED: a load, never a compile."""
+        try:
+            with load_only():
+                result = self.compiled(*args)
+        except NotCached:
+            return NOT_CACHED
+        self.live.settle(self.name)
+        return result
+
     def cached_or_python(self, *args: Any) -> Any:
-        """The compiled kernel if the cache has it (settling on it), else the twin."""
+        """The compiled kernel if the cache has it (asked at most once a RETRY_SECONDS), else the twin."""
         now = time.monotonic()
         if now - self.asked_at >= RETRY_SECONDS:
             self.asked_at = now
-            try:
-                with load_only():
-                    result = self.compiled(*args)
-            except NotCached:
-                pass
-            else:
-                self.live.settle(self.name)
+            result = self.cached(*args)
+            if result is not NOT_CACHED:
                 return result
         return self.python(*args)
 

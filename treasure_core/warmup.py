@@ -36,7 +36,7 @@ from treasure_core.agents import MCTSAgent
 from treasure_core.batch import BatchRunner
 from treasure_core.header import CURRENT_PLAYER
 from treasure_core.registry import game_names, get_game, make_env, module_of, register
-from treasure_core.tiers import compiling_only, forced_tier
+from treasure_core.tiers import compiling_only, forced_tier, last_error
 
 WARMUP_SEED = 0
 AEC_DECISIONS = 64  # random decisions in the AEC env: reaches the phases the kernels branch on
@@ -52,13 +52,12 @@ STAGES = ("aec", "encoders", "parallel", "batch", "playout", "search", "bots")
 @dataclass(frozen=True)
 class Unit:
     """A share of a game's warm-up for one process: compile_game's `stages`, compiling only the
-    driver kernels named in `kernels` (None: every kernel the stages call), once the units in
-    `after` are done, so that the kernels it links come from the cache rather than compiling a
-    second time in another process."""
+    driver kernels named in `kernels`, once the units in `after` are done, so that the kernels it
+    links come from the cache rather than compiling a second time in another process."""
 
     name: str
     stages: tuple[str, ...]
-    kernels: tuple[str, ...] | None = None
+    kernels: tuple[str, ...]
     after: tuple[str, ...] = ()
 
 
@@ -298,10 +297,7 @@ class _Worker:
         self.process.stdin.flush()
 
     def failure(self) -> str:
-        self.process.wait()
-        self.errors.seek(0)
-        lines = self.errors.read().strip().splitlines()
-        return lines[-1] if lines else f"exit code {self.process.returncode}"
+        return last_error(self.errors, self.process.wait())
 
     def stop(self) -> None:
         if self.process.stdin is not None and not self.process.stdin.closed:
