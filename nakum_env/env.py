@@ -188,6 +188,7 @@ GAME = GameSpec(
     state_fields=STATE_FIELDS,
     extra_info=_extra_info,
     bots={"bot": bots.NakumBot},
+    step_parts=kernels.STEP_PARTS,
     info_names={"end_condition": END_NAMES},
     check_options=_check_options,
     validate_state=_validate_state,

@@ -167,7 +167,7 @@ from nakum_env.state import (
     V_FOREST,
     VARIANT,
 )
-from treasure_core.header import CURRENT_PLAYER, DECISIONS, NUM_PLAYERS, RNG, TERMINAL
+from treasure_core.header import CURRENT_PLAYER, DECISIONS, INT_ARG, NUM_PLAYERS, RNG, STATE_ARG, TERMINAL
 from treasure_core.jit import njit
 from treasure_core.kernels import init_header
 from treasure_core.rng import rng_below, rng_seed, rng_shuffle
@@ -1241,3 +1241,9 @@ def solo_step(state, action):
         state[CURRENT_PLAYER] = 0
     else:
         end_day(state)
+
+
+# step's largest parts (GameSpec.step_parts), at the types step calls them with: Chaak'Bot's
+# solo turn (with the human's decision) and the reveal, which starts the day; about half of
+# step's compile between them.
+STEP_PARTS = ((solo_step, (STATE_ARG, INT_ARG)), (reveal_step, (STATE_ARG, INT_ARG, INT_ARG)))

@@ -14,7 +14,7 @@ from treasure_apps import cli
 from treasure_apps.warmup import run_warmup
 from treasure_core import tiers, warmup
 from treasure_core.game import Kernels
-from treasure_core.registry import get_game
+from treasure_core.registry import game_names, get_game
 from treasure_core.search import search_module
 
 
@@ -22,7 +22,18 @@ def test_compile_game_compiles_every_contract_kernel_and_every_bot() -> None:
     stages = warmup.compile_game("karuba")
     game = get_game("karuba")
     bots = [f"bot {name}" for name in game.bots]
-    assert list(stages) == ["aec", "encoders", "parallel", "batch", "playout", "search", *bots, "total"]
+    assert list(stages) == [*warmup.STAGES[:-1], *bots, "total"]
+    assert warmup.STAGES == (
+        "aec",
+        "parts",
+        "encoders",
+        "hidden",
+        "parallel",
+        "batch",
+        "playout",
+        "search",
+        "bots",
+    )
     assert stages["total"] == pytest.approx(sum(v for k, v in stages.items() if k != "total"))
     missing = [name for name in Kernels._fields if not getattr(game.kernels, name).signatures]
     missing += [name for name, bot in game.bots.items() if not bot.policy.signatures]
@@ -35,11 +46,13 @@ def test_compile_game_compiles_every_contract_kernel_and_every_bot() -> None:
 
 def test_compile_game_runs_the_stages_named_and_refuses_others() -> None:
     """An RLlib node's warm-up names its stages (treasure_adapters.rllib.RUNNER_STAGES); "aec"
-    runs always, the others only when named."""
+    runs always but for "parts" alone (step's parts need no game), the others only when named."""
     bots = [f"bot {name}" for name in get_game("nakbe").bots]
     assert list(warmup.compile_game("nakbe", ("bots",))) == ["aec", *bots, "total"]
     assert list(warmup.compile_game("nakbe", ("encoders", "aec"))) == ["aec", "encoders", "total"]
-    with pytest.raises(ValueError, match="unknown warm-up stage.s. cuda; choose from aec, encoders"):
+    assert list(warmup.compile_game("nakbe", ("parts",))) == ["parts", "total"]
+    assert list(warmup.compile_game("nakbe", ("parts", "hidden"))) == ["aec", "parts", "hidden", "total"]
+    with pytest.raises(ValueError, match="unknown warm-up stage.s. cuda; choose from aec, parts, encoders"):
         warmup.compile_game("nakbe", ("aec", "cuda"))
     with pytest.raises(ValueError, match="stages must be a collection of names"):
         warmup.compile_game("nakbe", "aec")
@@ -71,7 +84,9 @@ def test_the_units_run_every_stage_and_compile_every_driver_kernel_once() -> Non
     assert all(unit.kernels is not None for unit in units)  # None would compile them all again
     for index, unit in enumerate(units):
         assert set(unit.after) <= set(warmup.UNIT_NAMES[:index]), unit
-    with pytest.raises(ValueError, match="units must be a collection of names from step, observe, aec"):
+    with pytest.raises(
+        ValueError, match="units must be a collection of names from step parts, step, observe"
+    ):
         warmup.run_units(["nakbe"], 2, ["step", "lunch"])
     with pytest.raises(ValueError, match="jobs must be at least 1"):
         warmup.run_units(["nakbe"], 0)
@@ -112,11 +127,14 @@ def test_warmup_on_two_processes_runs_each_unit_after_its_own(capsys: pytest.Cap
     results = run_warmup(["nakbe"], 2)
     out = capsys.readouterr().out
     ended = re.findall(r"\] nakbe: (.+) compiled or loaded in ", out)
-    assert sorted(ended) == sorted(warmup.UNIT_NAMES), out
-    for unit in warmup.UNITS:
-        assert all(ended.index(other) < ended.index(unit.name) for other in unit.after), out
+    assert not get_game("nakbe").step_parts  # so it has no "step parts" unit to run
+    units = warmup.units_of("nakbe")
+    assert [unit.name for unit in units] == [name for name in warmup.UNIT_NAMES if name != "step parts"]
+    assert sorted(ended) == sorted(unit.name for unit in units), out
+    for unit in units:
+        assert all(ended.index(other) < ended.index(unit.name) for other in unit.after if other in ended), out
     assert "nakbe ready at " in out and "1 game(s) ready in " in out and " with 2 process(es)" in out
-    assert set(results["nakbe"]["units"]) == set(warmup.UNIT_NAMES)
+    assert set(results["nakbe"]["units"]) == set(ended)
     assert results["nakbe"]["total"] > 0 and results["nakbe"]["cache"]
 
 
@@ -138,3 +156,40 @@ def test_a_unit_that_fails_stops_the_run_with_its_error(monkeypatch: pytest.Monk
             warmup.run_units(["ghost"], 1, ["step"])
     finally:
         registry.unregister("ghost")
+
+
+_STEP_PARTS_SCRIPT = """
+import sys
+from treasure_core.registry import get_game
+from treasure_core.warmup import compile_game
+compile_game(sys.argv[1], ("parts",))  # at the types the game declares
+compile_game(sys.argv[1], ("aec",), kernels=("step",))  # step, which calls them
+print([len(helper.signatures) for helper, _ in get_game(sys.argv[1]).step_parts])
+"""
+
+
+@pytest.mark.long
+@pytest.mark.parametrize("name", [name for name in game_names() if get_game(name).step_parts])
+def test_step_parts_are_compiled_at_the_types_step_calls_them_with(name: str, tmp_path) -> None:
+    """A game's step_parts, compiled first at their declared types, are what `step` links: with
+    an empty cache, compiling step after them adds no second signature to any of them (a part
+    declared at other types would compile twice, and the "step parts" unit save nothing)."""
+    result = subprocess.run(
+        [sys.executable, "-c", _STEP_PARTS_SCRIPT, name],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env=dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path)),
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert result.stdout.strip() == str([1] * len(get_game(name).step_parts)), result.stdout
+
+
+def test_a_game_with_step_parts_runs_them_in_a_unit_before_step() -> None:
+    """Nakum names parts of its step; the "step parts" unit compiles them, and `step` waits for it."""
+    parts = get_game("nakum").step_parts
+    assert parts and all(callable(helper) and isinstance(types, tuple) for helper, types in parts)
+    assert [unit.name for unit in warmup.units_of("nakum")] == list(warmup.UNIT_NAMES)
+    unit = warmup.UNITS[warmup.UNIT_NAMES.index("step")]
+    assert unit.after == ("step parts",)
+    assert warmup.UNITS[warmup.UNIT_NAMES.index("step parts")].stages == ("parts",)

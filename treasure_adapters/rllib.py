@@ -159,7 +159,8 @@ class TreasureMultiAgentEnv(MultiAgentEnv):
             self._rng = np.random.default_rng(int(seed))
         k, n = self.games_per_env, self.num_players
         seeds = self._rng.integers(0, 2**62, size=k, dtype=np.int64)
-        self.game.kernels.batch_init(self._states, self.params, seeds)
+        for g in range(k):  # `init` a game, not batch_init: a runner compiles no batch form
+            self.game.kernels.init(self._states[g], self.params, seeds[g])
         self._salts[:] = self._rng.integers(0, 2**62, size=k, dtype=np.int64)
         self._is_bot[:] = self._rng.random((k, n)) < self.bot_share
         keep = self._rng.integers(0, n, size=k)
@@ -358,10 +359,10 @@ def split_config(config: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]
     return own, {key: value for key, value in config.items() if key not in ADAPTER_KEYS}
 
 
-# What an env runner calls: the AEC driver's kernels (init, legal_mask, step, observe), the
-# encoders (returns, full_state) and the scripted bots; not the batch forms, the Parallel
-# driver or the search.
-RUNNER_STAGES = ("aec", "encoders", "bots")
+# What an env runner calls: the AEC driver's kernels (init, legal_mask, step, observe; "parts"
+# compiles step's parts in a unit of their own), the encoders (returns, full_state) and the
+# scripted bots; not the batch forms, resample_hidden, the Parallel driver or the search.
+RUNNER_STAGES = ("aec", "parts", "encoders", "bots")
 # The same kernels as treasure_core.warmup's units, for processes to share: those of these stages.
 RUNNER_UNITS = tuple(unit.name for unit in UNITS if set(unit.stages) <= set(RUNNER_STAGES))
 RUNNER_JOBS = 2  # the units are ready two at a time at most
@@ -383,8 +384,10 @@ def warm_up(game: str, *, jobs: int | None = None, **options: Any) -> float:
         if jobs > 1:
             run_units([game], jobs, RUNNER_UNITS)
         compile_game(game, RUNNER_STAGES, **options)
-    env = TreasureMultiAgentEnv({"game": game, "seed": 0, **options})
-    observations, _ = env.reset(seed=0)
-    env.step({agent: env.action_spaces[agent].sample() for agent in observations})
-    env.state()
+    # The adapter calls no kernel beyond RUNNER_STAGES': one it did would raise NotCached here.
+    with load_only():
+        env = TreasureMultiAgentEnv({"game": game, "seed": 0, **options})
+        observations, _ = env.reset(seed=0)
+        env.step({agent: env.action_spaces[agent].sample() for agent in observations})
+        env.state()
     return time.perf_counter() - start

@@ -22,16 +22,17 @@ def run_warmup(games: list[str], jobs: int) -> dict[str, dict[str, Any]]:
     """Compile the games on `jobs` processes (treasure_core.warmup.run_units), printing each unit
     as it ends and each game when it is ready; returns run_units' figures."""
     start = time.perf_counter()
-    count = len(games) * len(warmup.UNITS)
+    units = {name: len(warmup.units_of(name)) for name in games}
+    count = sum(units.values())
     ended: dict[str, list[str]] = {name: [] for name in games}
 
     def report(name: str, unit: str, seconds: float) -> None:
         ended[name].append(f"{unit} {seconds:.1f}")
         done = sum(map(len, ended.values()))
         print(f"[{done}/{count}] {name}: {unit} compiled or loaded in {seconds:.1f} s", flush=True)
-        if len(ended[name]) == len(warmup.UNITS):
-            units = ", ".join(ended[name])
-            print(f"{name} ready at {time.perf_counter() - start:.1f} s ({units})", flush=True)
+        if len(ended[name]) == units[name]:
+            figures = ", ".join(ended[name])
+            print(f"{name} ready at {time.perf_counter() - start:.1f} s ({figures})", flush=True)
 
     processes = min(jobs, count)
     results = warmup.run_units(games, processes, on_unit=report)

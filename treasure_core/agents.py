@@ -31,14 +31,18 @@ SALT_BITS = (1 << 63) - 1  # a salt fits numba's int64
 
 
 class KernelBot(Agent):
-    """A scripted bot whose whole policy is one @njit function `policy(state, player, salt) ->
-    action` of the game's. The policy must read only what `player` may know (the conformance
-    suite checks it against resample_hidden). It breaks ties between equally valued actions
-    with `treasure_core.kernels.tie_key(salt, state, action)`: the salt comes from the bot's
-    seed, so bots with different seeds play different games, and a seed replays its games."""
+    """A scripted bot whose whole policy is one @njit function `policy(state, player, salt,
+    *policy_args) -> action` of the game's. The policy must read only what `player` may know
+    (the conformance suite checks it against resample_hidden). It breaks ties between equally
+    valued actions with `treasure_core.kernels.tie_key(salt, state, action)`: the salt comes
+    from the bot's seed, so bots with different seeds play different games, and a seed replays
+    its games. `policy_args` (constants of the class) let several bots share one compiled
+    policy: each policy kernel links the game's rules again, so a bot of its own costs a compile
+    of its own."""
 
     name = "bot"
     policy = None  # set by each game: staticmethod(its heuristic_action)
+    policy_args: tuple[int | bool, ...] = ()
 
     def __init__(self, seed: int | None = None):
         self.seed = seed
@@ -46,7 +50,7 @@ class KernelBot(Agent):
 
     def act(self, env: TreasureAECEnv, agent: str) -> int:
         state = env.get_state()
-        return int(self.policy(state, env.possible_agents.index(agent), self.salt))
+        return int(self.policy(state, env.possible_agents.index(agent), self.salt, *self.policy_args))
 
 
 class RandomAgent(Agent):

@@ -202,6 +202,11 @@ class GameSpec:
     # for a learner's sake (Karuba's decision previews); docs/games/<game>.md says what they
     # change, and `treasure-envs bench` measures the batch x1024 row at them too. {}: none.
     speed_options: dict[str, Any] = field(default_factory=dict)
+    # Large helpers under `step`, as (helper, argument types) at the types step calls them with:
+    # the warm-up compiles them in a unit of their own ("step parts", treasure_core.warmup) while
+    # another process compiles the rest of the AEC driver, and `step` then loads them instead of
+    # compiling them itself. A compile-time matter only; () for a step that compiles fast.
+    step_parts: tuple[tuple[Callable[..., Any], tuple[Any, ...]], ...] = ()
     # The kernels the drivers call, each compiled or, on a cold start, its Python twin while a
     # background process compiles it (treasure_core.tiers); `kernels` are always the compiled.
     live: LiveKernels = field(init=False, repr=False, compare=False)

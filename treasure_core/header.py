@@ -7,11 +7,16 @@ current_player() and is_terminal() (docs/architecture.md, The state). A game's o
 start at HEADER_SIZE (see its state.py).
 """
 
+import numba
 import numpy as np
 
 from treasure_core.rng import RNG_WORDS
 
 STATE_DTYPE = np.int32
+# numba's types of a kernel's arguments, to compile a kernel ahead by them (GameSpec.step_parts):
+# a state (or one row of a batch of them) and, as treasure_core.jit compiles it, any integer.
+STATE_ARG = numba.types.Array(numba.from_dtype(STATE_DTYPE), 1, "C")
+INT_ARG = numba.types.int64
 
 # State header.
 NUM_PLAYERS = 0

@@ -79,9 +79,14 @@ class OneWidthDispatcher(CPUDispatcher):
 
 
 def njit(*args: Any, **kwargs: Any) -> Any:
-    """numba.njit, with OneWidthDispatcher: the same options, used the same way."""
+    """numba.njit, with OneWidthDispatcher: the same options, used the same way, except that
+    `no_cfunc_wrapper` defaults to True. numba gives every compiled function a C-callable
+    wrapper as well as its Python one, used only when the function is passed as a first-class
+    function value, which no kernel is; building, optimizing and emitting it for every kernel
+    and helper was about a fourteenth of a game's compile (`no_cfunc_wrapper=False` restores it)."""
     if len(args) == 1 and not kwargs and callable(args[0]):
-        return _one_width(numba.njit(args[0]))
+        return njit()(args[0])
+    kwargs.setdefault("no_cfunc_wrapper", True)
     decorate = numba.njit(*args, **kwargs)
     return lambda function: _one_width(decorate(function))
 

@@ -4,9 +4,9 @@ estimate of the returns when a playout is cut before the game ends."""
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from treasure_core.header import REWARD_SCORE_DIFF
+from treasure_core.jit import njit
 
 
 @njit(cache=True)

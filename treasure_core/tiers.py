@@ -54,9 +54,9 @@ TIERS = ("auto", "compile", "python")
 DEFAULT_TIER = "auto"
 
 # The stages of compile_game the background process runs, in order: the AEC driver's kernels,
-# the encoders (phase, returns, full_state, resample_hidden, the scores), the Parallel driver's,
+# the encoders (phase, returns, full_state, the scores), resample_hidden, the Parallel driver's,
 # then the batch forms and random_playout.
-BACKGROUND_STAGES = ("aec", "encoders", "parallel", "batch", "playout")
+BACKGROUND_STAGES = ("aec", "encoders", "hidden", "parallel", "batch", "playout")
 # The kernels the drivers call, each a LiveKernels attribute.
 DRIVER_KERNELS = (
     *("init", "legal_mask", "step", "observe"),

@@ -44,9 +44,11 @@ BOT_DECISIONS = 32  # decisions each scripted bot takes
 
 
 # compile_game's stages, in order: the AEC driver's kernels come first, always (the others start
-# from its game); "batch" is the batch driver's, "playout" the in-kernel random playout, "bots"
-# every scripted bot.
-STAGES = ("aec", "encoders", "parallel", "batch", "playout", "search", "bots")
+# from its game) but for "parts" alone, which compiles GameSpec.step_parts by their types and
+# needs no game; "hidden" is resample_hidden (the search's and AECEnv.resample_hidden's, not an
+# env runner's), "batch" the batch driver's, "playout" the in-kernel random playout, "bots" every
+# scripted bot.
+STAGES = ("aec", "parts", "encoders", "hidden", "parallel", "batch", "playout", "search", "bots")
 
 
 @dataclass(frozen=True)
@@ -63,37 +65,50 @@ class Unit:
 
 # Every kernel of a game, in units, the first ready first. `step` links most of a game (Nakum's,
 # Chaak'Bot's solo turn too), so it is a unit of its own while another process compiles the rest
-# of the AEC driver, `observe` first (Karuba's, with its previews, outweighs its step); each batch form,
-# the search and the playout link the whole game again, so they wait for `step` ("batch views"
-# for observe and legal_mask). Between them the units compile every driver kernel once (the
-# later ones none: kernels=()) and run every stage.
+# of the AEC driver: `observe` first (Karuba's, with its previews, outweighs its step), then the
+# scripted bots, which link legal_mask but not step. A game whose step is long to compile names
+# parts of it (GameSpec.step_parts) for a unit before it, so that two processes share it (a game
+# without runs no such unit). Each batch form, the search and the playout link the whole game
+# again, so they wait for `step` ("batch views" for observe and legal_mask, the search for the
+# bots and resample_hidden too); the batch forms come first, as they take longest. Between them
+# the units compile every driver kernel once (the later ones none: kernels=()) and run every
+# stage.
 UNITS = (
-    Unit("step", ("aec",), ("step",)),
+    Unit("step parts", ("parts",), ()),
+    Unit("step", ("aec",), ("step",), ("step parts",)),
     Unit("observe", ("aec",), ("observe",)),
     Unit("aec", ("aec",), ("init", "legal_mask")),
+    Unit("bots", ("bots",), (), ("aec",)),
     Unit(
         "encoders",
         ("encoders",),
-        ("phase", "returns", "full_state", "resample_hidden", "competitors", "scores", "winners_mask"),
+        ("phase", "returns", "full_state", "competitors", "scores", "winners_mask"),
     ),
+    Unit("hidden", ("hidden",), ("resample_hidden",)),
     Unit(
         "batch steps",
         ("batch",),
         ("batch_init", "batch_step", "batch_step_unrefused", "action_faults"),
         ("step",),
     ),
-    Unit("search", ("search",), (), ("step",)),
-    Unit("playout", ("playout",), (), ("step",)),
     Unit(
         "batch views",
         ("batch",),
         ("batch_legal_mask", "sample_legal_actions", "batch_observe", "batch_observe_uint8"),
         ("aec", "observe"),
     ),
-    Unit("bots", ("bots",), (), ("step",)),
+    Unit("search", ("search",), (), ("step", "hidden", "bots")),
+    Unit("playout", ("playout",), (), ("step",)),
     Unit("parallel", ("parallel",), (), ("step", "aec", "encoders")),
 )
 UNIT_NAMES = tuple(unit.name for unit in UNITS)
+
+
+def units_of(name: str, units: Collection[str] = UNIT_NAMES) -> tuple[Unit, ...]:
+    """The units of game `name` among those named, in UNITS' order: a game without step_parts
+    has no "step parts" unit to run (nor to wait for)."""
+    has_parts = bool(get_game(name).step_parts)
+    return tuple(unit for unit in UNITS if unit.name in units and (has_parts or unit.stages != ("parts",)))
 
 
 def compile_game(
@@ -104,12 +119,12 @@ def compile_game(
     **options: Any,
 ) -> dict[str, float]:
     """Compile (or load from the cache) every kernel of game `name` (of the `stages` named:
-    all by default, "aec" always); returns the seconds each stage took, in order, and "total".
-    `on_stage(stage)` hears of each stage as it ends. `kernels`, if given, names the only driver
-    kernels to compile (treasure_core.tiers.compiling_only): the others load from the cache or
-    run their Python twins. Options only change the params, never a signature, so the default
-    options compile everything. The drivers' kernels compile here whatever TREASURE_ENVS_JIT
-    says (treasure_core.tiers)."""
+    all by default, "aec" always but for "parts" alone); returns the seconds each stage took,
+    in order, and "total". `on_stage(stage)` hears of each stage as it ends. `kernels`, if
+    given, names the only driver kernels to compile (treasure_core.tiers.compiling_only): the
+    others load from the cache or run their Python twins. Options only change the params, never
+    a signature, so the default options compile everything. The drivers' kernels compile here
+    whatever TREASURE_ENVS_JIT says (treasure_core.tiers)."""
     with forced_tier("compile"), compiling_only(kernels) if kernels is not None else contextlib.nullcontext():
         return _compile_game(name, stages, on_stage, **options)
 
@@ -134,6 +149,12 @@ def _compile_game(
         if on_stage is not None:
             on_stage(stage)
 
+    if set(stages) == {"parts"}:  # step's parts alone need no game
+        _compile_parts(game.step_parts)
+        lap("parts")
+        seconds["total"] = sum(seconds.values())
+        return seconds
+
     env = make_env(name, **options)
     env.reset(seed=WARMUP_SEED)
     opening = env.unwrapped.get_state()  # a live game, for resample_hidden
@@ -146,14 +167,21 @@ def _compile_game(
         env.step(int(rng.choice(np.flatnonzero(mask))))
     lap("aec")
 
+    if "parts" in stages:
+        _compile_parts(game.step_parts)  # here compiled with step already, unless it was cached
+        lap("parts")
+
     if "encoders" in stages:
         raw = env.unwrapped
         raw.state()  # full_state
         game.kernels.returns(raw.get_state(), np.zeros(len(raw.possible_agents), dtype=np.float32))
-        game.kernels.resample_hidden(opening.copy(), 0, np.int64(WARMUP_SEED))
         game.kernels.phase(opening)
         game.final_info(raw.get_state())  # scores, competitors, winners_mask
         lap("encoders")
+
+    if "hidden" in stages:
+        game.kernels.resample_hidden(opening.copy(), 0, np.int64(WARMUP_SEED))
+        lap("hidden")
 
     if "parallel" in stages:
         module = importlib.import_module(module_of(name))
@@ -211,6 +239,12 @@ def _compile_game(
             lap(f"bot {bot_name}")
     seconds["total"] = sum(seconds.values())
     return seconds
+
+
+def _compile_parts(parts: tuple[tuple[Any, tuple[Any, ...]], ...]) -> None:
+    """Compile (or load) each of a game's step_parts at its argument types."""
+    for helper, argument_types in parts:
+        helper.compile(argument_types)
 
 
 def _package_dispatchers(name: str) -> dict[str, CPUDispatcher]:
@@ -325,7 +359,8 @@ def run_units(
         raise ValueError(f"units must be a collection of names from {', '.join(UNIT_NAMES)}; got {units!r}")
     if jobs < 1:
         raise ValueError(f"jobs must be at least 1; got {jobs}")
-    todo = [(name, unit) for name in games for unit in UNITS if unit.name in units]
+    todo = [(name, unit) for name in games for unit in units_of(name, units)]
+    planned = {(name, unit.name) for name, unit in todo}
     done: set[tuple[str, str]] = set()
     results: dict[str, dict[str, Any]] = {name: {"units": {}, "total": 0.0, "cache": []} for name in games}
     start = time.perf_counter()
@@ -340,7 +375,7 @@ def run_units(
                 ready = [
                     (name, unit)
                     for name, unit in todo
-                    if all((name, other) in done for other in unit.after if other in units)
+                    if all((name, other) in done for other in unit.after if (name, other) in planned)
                 ]
                 if not ready:
                     break
