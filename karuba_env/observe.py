@@ -328,7 +328,8 @@ def write_preview(state: np.ndarray, player: int, out: np.ndarray) -> bool:
     work = np.empty(_REACHED_SIZE + _TRIAL_WORDS, np.int64)
     reached = work[:_REACHED_SIZE]
     trial = work[_TRIAL:].view(np.int32)[:NUM_CELLS]  # the island with the tile laid on one field
-    trial[:] = tiles
+    for cell in range(NUM_CELLS):  # a loop, not trial[:] = tiles: no shape check to compile
+        trial[cell] = tiles[cell]
     steps = TILE_EXIT_COUNT[tile]  # "as many steps as there are paths leading to the edge"
     for colour in range(NUM_COLOURS):
         if positions[colour] == IN_TEMPLE:

@@ -1212,12 +1212,14 @@ def redeal_negotiation(state, player):
             if outcome == OUTCOME_DEAL:
                 units = rng_below(state, RNG, gold_at(state, there) + 1)
             random_transfers(state, there, net, units)
-            state[NEG_GOLD + loc * MAX_PLAYERS : NEG_GOLD + (loc + 1) * MAX_PLAYERS] = net
+            for p in range(MAX_PLAYERS):  # loops, not slices: no shape check to compile
+                state[NEG_GOLD + loc * MAX_PLAYERS + p] = net[p]
         if state[LAST_VALID + loc]:
             for slot in range(count):
                 state[LAST_ASSIGN + loc * MAX_LOCATION_CARDS + slot] = random_seat(state, there)
             random_transfers(state, there, net, rng_below(state, RNG, gold_at(state, there) + 1))
-            state[LAST_GOLD + loc * MAX_PLAYERS : LAST_GOLD + (loc + 1) * MAX_PLAYERS] = net
+            for p in range(MAX_PLAYERS):
+                state[LAST_GOLD + loc * MAX_PLAYERS + p] = net[p]
             voters = 0
             for p in range(n):
                 if (there >> p) & 1 and state[LAST_VOTES + p] != VOTE_NONE:
