@@ -33,9 +33,10 @@ import numba
 import numpy as np
 
 from treasure_apps.bench import peer_pgx
-from treasure_core.batch import BatchRunner, _observe_kernel
+from treasure_core.batch import BatchRunner
 from treasure_core.options import parse_cli_value
 from treasure_core.registry import game_names, get_game
+from treasure_core.tiers import generated_kernel
 
 N_GAMES = 1024
 WARM_STEPS = 300  # random steps before timing: the games' stages spread out
@@ -106,7 +107,7 @@ def kernel_ns(runner: BatchRunner, dtype: str) -> tuple[float, float]:
     """The observe kernel alone and the legal-mask kernel alone (batch_legal_mask, no draw) over
     fixed snapshots, ns per game in CPU time (least_cpu_ns)."""
     states = snapshots(runner)
-    observe = _observe_kernel(runner.game, dtype)
+    observe = generated_kernel(runner.game, "batch_observe_uint8" if dtype == "uint8" else "batch_observe")
     out = np.empty((N_GAMES, runner.dims.obs_size), dtype)
     masks = np.empty((N_GAMES, runner.dims.n_actions), np.int8)
     no_draw = np.empty(0, np.int64)

@@ -92,11 +92,10 @@ class BatchRunner:
         # The kernels called every step, through the game's tiers (treasure_core.tiers): compiled,
         # or on a cold start their Python twins until a background process has compiled them.
         self._live = self.game.live
-        _observe_kernel(self.game, self.observation_dtype.name)  # a missing generated form fails here
         uint8 = self.observation_dtype.name == "uint8"
         self._observe_name = "batch_observe_uint8" if uint8 else "batch_observe"
-        # The generated batch_step over step_unrefused, for checked actions (see step).
-        generated_kernel(self.game, "batch_step_unrefused")
+        # The generated parallel kernel behind every batch form (treasure_core.batch_ops).
+        generated_kernel(self.game, "batch_kernel")
         self._states = np.zeros((self.n_games, self.dims.state_size), STATE_DTYPE)
         self.rewards = np.zeros((self.n_games, self.num_players), np.float32)
         self.dones = np.zeros(self.n_games, np.bool_)
@@ -283,7 +282,7 @@ class BatchRunner:
         )
 
     def random_playout(self, steps_per_game: int, seed: int = 0) -> tuple[int, int]:
-        """Random self-play inside one parallel kernel: each game takes `steps_per_game`
+        """Random self-play inside the parallel kernel: each game takes `steps_per_game`
         uniformly random legal actions (restarting when it ends). Returns (steps, games ended
         by the rules); `playout_truncated` counts the games the guard cut."""
         if not _is_integer(steps_per_game) or steps_per_game < 0:
@@ -303,14 +302,6 @@ class BatchRunner:
 
 
 OBSERVATION_DTYPES = ("float32", "uint8")
-
-
-def _observe_kernel(game: GameSpec, dtype: str) -> Any:
-    """The batch observation kernel for `dtype`: batch_observe, or the generated
-    batch_observe_uint8 beside it in the game's batch module."""
-    if dtype == "float32":
-        return game.kernels.batch_observe
-    return generated_kernel(game, "batch_observe_uint8")
 
 
 def _is_integer(value: object) -> bool:

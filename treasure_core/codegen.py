@@ -48,6 +48,9 @@ from {package}.kernels import competitors, init, legal_mask, resample_hidden, sc
 from {package}.bots import playout_policy{value_import}
 from {package}.observe import observe
 from {package}.state import GUARD_COUNTER, MAX_COMPETITORS, N_ACTIONS
+from treasure_core import batch_ops as forms
+from treasure_core.batch_ops import OP_INIT, OP_LEGAL_MASK, OP_OBSERVE, OP_OBSERVE_UINT8
+from treasure_core.batch_ops import OP_PLAYOUT, OP_STEP, OP_STEP_UNREFUSED
 from treasure_core.header import CURRENT_PLAYER, NUM_PLAYERS, REWARD_MODE, TERMINAL
 from treasure_core.jit import njit
 from treasure_core.kernels import guard_reached, next_seed, nth_legal, outcome_rewards, sampled_legal
@@ -70,38 +73,155 @@ def returns(state: np.ndarray, out: np.ndarray) -> None:
 
 
 {aliases}@njit(cache=True, parallel=True)
+def batch_kernel(
+    op: int,
+    states: np.ndarray,
+    params: np.ndarray,
+    seeds: np.ndarray,
+    actions: np.ndarray,
+    rewards_out: np.ndarray,
+    dones_out: np.ndarray,
+    truncated_out: np.ndarray,
+    masks_out: np.ndarray,
+    obs_out: np.ndarray,
+    obs_uint8_out: np.ndarray,
+    finished_out: np.ndarray,
+    cut_out: np.ndarray,
+    seed: int,
+    steps: int,
+    chunks: int,
+) -> int:
+    """The game's one parallel kernel: `op` (treasure_core.batch_ops) over every game of
+    `states`, each op reading and writing its own arrays (the batch forms below pass the others
+    empty). One parallel loop, so that numba links and optimises the game once for every batch
+    form, not once each. The games are split into `chunks` runs for the threads, each with its
+    own scratch rows. Returns the games with no legal action for OP_LEGAL_MASK's draw, the
+    steps taken for OP_PLAYOUT (else 0)."""
+    n_games = states.shape[0]
+    chunks = max(min(chunks, n_games), 1)
+    draw = actions.shape[0] == n_games  # OP_LEGAL_MASK: a random legal action of each game too
+    base = mix64(np.uint64(seed))
+    scratch_size = obs_uint8_out.shape[1] if op == OP_OBSERVE_UINT8 else 0
+    mask_size = N_ACTIONS if op == OP_PLAYOUT else 0
+    empty = 0
+    for chunk in prange(chunks):
+        scratch = np.empty(scratch_size, np.float32)
+        mask = np.zeros(mask_size, np.int8)
+        for i in range(chunk * n_games // chunks, (chunk + 1) * n_games // chunks):
+            state = states[i]
+            if op == OP_INIT:
+                init(state, params, seeds[i])
+            elif op == OP_STEP or op == OP_STEP_UNREFUSED:
+                rewards_out[i, :] = 0.0
+                dones_out[i] = False
+                truncated_out[i] = False
+                if state[TERMINAL] or guard_reached(state, params, GUARD_FIELD):
+                    # Loaded over: a step would read a state no decision belongs to; restart it.
+                    init(state, params, next_seed(state))
+                    continue
+                if op == OP_STEP:
+                    step(state, actions[i])  # refuses an illegal action, the game unchanged
+                else:
+                    step_unrefused(state, actions[i])  # checked against the masks already
+                if state[TERMINAL]:
+                    dones_out[i] = True
+                    returns(state, rewards_out[i])
+                    init(state, params, next_seed(state))
+                elif guard_reached(state, params, GUARD_FIELD):
+                    dones_out[i] = True
+                    truncated_out[i] = True
+                    init(state, params, next_seed(state))
+            elif op == OP_LEGAL_MASK:
+                # int64 like the drivers' calls, so numba compiles one legal_mask, not two.
+                count = legal_mask(state, np.int64(state[CURRENT_PLAYER]), masks_out[i])
+                if draw:
+                    actions[i] = sampled_legal(masks_out[i], count, base, i)
+                    if count == 0:
+                        empty += 1
+            elif op == OP_OBSERVE:
+                observe(state, np.int64(state[CURRENT_PLAYER]), obs_out[i])
+            elif op == OP_OBSERVE_UINT8:
+                # Encoded into a float32 row that stays in cache, then written out as bytes.
+                observe(state, np.int64(state[CURRENT_PLAYER]), scratch)
+                row = obs_uint8_out[i]
+                for j in range(scratch_size):
+                    row[j] = np.uint8(np.rint(scratch[j] * np.float32(255.0)))
+            elif op == OP_PLAYOUT:
+                word = np.uint64(seed) ^ (np.uint64(i) * np.uint64(0x9E3779B97F4A7C15))
+                for _ in range(steps):
+                    if state[TERMINAL] or guard_reached(state, params, GUARD_FIELD):
+                        init(state, params, next_seed(state))  # loaded over: restart first
+                    count = legal_mask(state, np.int64(state[CURRENT_PLAYER]), mask)
+                    word, pick = local_next(word)
+                    # A live game always has a legal action; 0, not -1, if one ever had none.
+                    action = max(nth_legal(mask, np.int64(pick % np.uint64(count))), 0)
+                    step_unrefused(state, action)  # drawn from the mask: legal, nothing to refuse
+                    if state[TERMINAL]:
+                        finished_out[i] += 1
+                        init(state, params, next_seed(state))
+                    elif guard_reached(state, params, GUARD_FIELD):
+                        cut_out[i] += 1
+                        init(state, params, next_seed(state))
+    if op == OP_LEGAL_MASK:
+        return empty
+    return n_games * steps if op == OP_PLAYOUT else 0
+
+
+# The kernel contract's batch forms: Python functions over batch_kernel (treasure_core.batch_ops).
 def batch_init(states: np.ndarray, params: np.ndarray, seeds: np.ndarray) -> None:
-    for i in prange(states.shape[0]):
-        init(states[i], params, seeds[i])
+    """Start game i from seeds[i]."""
+    forms.batch_init(batch_kernel, states, params, seeds)
 
 
-{batch_steps}@njit(cache=True, parallel=True)
+def batch_step(
+    states: np.ndarray,
+    actions: np.ndarray,
+    params: np.ndarray,
+    rewards_out: np.ndarray,
+    dones_out: np.ndarray,
+    truncated_out: np.ndarray,
+) -> None:
+    """One action per game; a finished game reports its rewards and restarts, seeded from its
+    own generator. A game its guard cuts is done and truncated, with rewards 0. An illegal
+    action is refused by `step`, the game unchanged (BatchRunner(check_actions=False))."""
+    forms.batch_step(batch_kernel, states, actions, params, rewards_out, dones_out, truncated_out)
+
+
+def batch_step_unrefused(
+    states: np.ndarray,
+    actions: np.ndarray,
+    params: np.ndarray,
+    rewards_out: np.ndarray,
+    dones_out: np.ndarray,
+    truncated_out: np.ndarray,
+) -> None:
+    """batch_step over step_unrefused: every action must be legal. Not a form of the contract:
+    BatchRunner(check_actions=True) calls it once it has checked the actions against the masks,
+    so that the checked path does not pay for the refusal twice."""
+    forms.batch_step_unrefused(batch_kernel, states, actions, params, rewards_out, dones_out, truncated_out)
+
+
 def batch_legal_mask(states: np.ndarray, masks_out: np.ndarray, seed: int, actions_out: np.ndarray) -> int:
     """Each game's legal mask, its player to act, into masks_out; with an actions_out of one
     entry a game (else empty), a uniformly random legal action of each too, drawn as
     sample_legal_actions draws from those masks at `seed` (-1 where none is legal), in the same
     pass: the count comes from legal_mask, not a second walk over the mask. Returns the games
     with no legal action when it samples (0 otherwise)."""
-    sample = actions_out.shape[0] == states.shape[0]
-    base = mix64(np.uint64(seed))
-    empty = 0
-    for i in prange(states.shape[0]):
-        # int64 like the drivers' calls, so numba compiles one legal_mask, not two.
-        count = legal_mask(states[i], np.int64(states[i, CURRENT_PLAYER]), masks_out[i])
-        if sample:
-            actions_out[i] = sampled_legal(masks_out[i], count, base, i)
-            if count == 0:
-                empty += 1
-    return empty
+    return forms.batch_legal_mask(batch_kernel, states, masks_out, seed, actions_out)
 
 
-@njit(cache=True, parallel=True)
 def batch_observe(states: np.ndarray, obs_out: np.ndarray) -> None:
-    for i in prange(states.shape[0]):
-        observe(states[i], np.int64(states[i, CURRENT_PLAYER]), obs_out[i])
+    """Each game seen by its player to act."""
+    forms.batch_observe(batch_kernel, states, obs_out)
 
 
-@njit(cache=True, parallel=True)
+def batch_observe_uint8(states: np.ndarray, obs_out: np.ndarray) -> None:
+    """batch_observe's features as uint8, rint(feature * 255) (every feature is in [0, 1]): a
+    quarter of the float32 output's memory traffic. Not a form of the contract: BatchRunner's
+    observation_dtype="uint8"."""
+    forms.batch_observe_uint8(batch_kernel, states, obs_out)
+
+
 def random_playout(
     states: np.ndarray,
     params: np.ndarray,
@@ -111,26 +231,8 @@ def random_playout(
     truncated_out: np.ndarray,
 ) -> int:
     """Each game takes `steps` uniformly random legal actions, restarting when it ends (by the
-    rules: finished_out; by its guard: truncated_out)."""
-    for i in prange(states.shape[0]):
-        state = states[i]
-        mask = np.zeros(N_ACTIONS, np.int8)
-        word = np.uint64(seed) ^ (np.uint64(i) * np.uint64(0x9E3779B97F4A7C15))
-        for _ in range(steps):
-            if state[TERMINAL] or guard_reached(state, params, GUARD_FIELD):
-                init(state, params, next_seed(state))  # loaded over: restart before its first step
-            count = legal_mask(state, np.int64(state[CURRENT_PLAYER]), mask)
-            word, draw = local_next(word)
-            # A live game always has a legal action; 0, not -1, if one ever had none.
-            action = max(nth_legal(mask, np.int64(draw % np.uint64(count))), 0)
-            step_unrefused(state, action)  # drawn from the mask: legal, nothing to refuse
-            if state[TERMINAL]:
-                finished_out[i] += 1
-                init(state, params, next_seed(state))
-            elif guard_reached(state, params, GUARD_FIELD):
-                truncated_out[i] += 1
-                init(state, params, next_seed(state))
-    return states.shape[0] * steps
+    rules: finished_out; by its guard: truncated_out). Returns the steps taken."""
+    return forms.random_playout(batch_kernel, states, params, steps, seed, finished_out, truncated_out)
 
 
 @njit(cache=True)
@@ -319,27 +421,6 @@ def mcts_seed_trees(seed: int, meta: np.ndarray) -> None:
             tree_seed = mix64(np.uint64(seed) ^ salt) >> np.uint64(1)
         meta[t, 0] = np.uint64(1)
         meta[t, 1] = tree_seed ^ np.uint64(0x5851F42D4C957F2D)
-
-
-OBSERVE_CHUNKS = 64
-
-
-@njit(cache=True, parallel=True)
-def batch_observe_uint8(states: np.ndarray, obs_out: np.ndarray) -> None:
-    """batch_observe's features as uint8, rint(feature * 255) (every feature is in [0, 1]):
-    each game is encoded into a float32 scratch row that stays in cache, then written out
-    as bytes, a quarter of the float32 output's memory traffic. The games are split into
-    OBSERVE_CHUNKS runs for the threads, each with its own scratch row."""
-    n_games = states.shape[0]
-    obs_size = obs_out.shape[1]
-    chunks = min(n_games, OBSERVE_CHUNKS)
-    for chunk in prange(chunks):
-        scratch = np.empty(obs_size, np.float32)
-        for i in range(chunk * n_games // chunks, (chunk + 1) * n_games // chunks):
-            observe(states[i], np.int64(states[i, CURRENT_PLAYER]), scratch)
-            row = obs_out[i]
-            for j in range(obs_size):
-                row[j] = np.uint8(np.rint(scratch[j] * np.float32(255.0)))
 '''
 
 
@@ -356,56 +437,13 @@ def render(package: str) -> str:
         unrefused_import = ", step_unrefused"
     else:
         unrefused_import, aliases = "", NO_STEP_UNREFUSED + aliases
-    batch_steps = BATCH_STEP.format(name="batch_step", doc=REFUSING_DOC, step="step")
-    batch_steps += BATCH_STEP.format(name="batch_step_unrefused", doc=UNREFUSED_DOC, step="step_unrefused")
     return TEMPLATE.format(
         package=package,
         value_import=value_import,
         unrefused_import=unrefused_import,
         aliases=aliases,
-        batch_steps=batch_steps,
     )
 
-
-# The batch step, rendered twice: over `step`, which refuses an illegal action (the public
-# kernel), and over `step_unrefused`, for actions the runner has checked against the masks.
-BATCH_STEP = '''@njit(cache=True, parallel=True)
-def {name}(
-    states: np.ndarray,
-    actions: np.ndarray,
-    params: np.ndarray,
-    rewards_out: np.ndarray,
-    dones_out: np.ndarray,
-    truncated_out: np.ndarray,
-) -> None:
-    """{doc}"""
-    for i in prange(states.shape[0]):
-        state = states[i]
-        rewards_out[i, :] = 0.0
-        dones_out[i] = False
-        truncated_out[i] = False
-        if state[TERMINAL] or guard_reached(state, params, GUARD_FIELD):
-            # Loaded over: a step would read a state no decision belongs to; restart it.
-            init(state, params, next_seed(state))
-        else:
-            {step}(state, actions[i])
-            if state[TERMINAL]:
-                dones_out[i] = True
-                returns(state, rewards_out[i])
-                init(state, params, next_seed(state))
-            elif guard_reached(state, params, GUARD_FIELD):
-                dones_out[i] = True
-                truncated_out[i] = True
-                init(state, params, next_seed(state))
-
-
-'''
-REFUSING_DOC = """One action per game; a finished game reports its rewards and restarts, seeded from its
-    own generator. A game its guard cuts is done and truncated, with rewards 0. An illegal
-    action is refused by `step`, the game unchanged (BatchRunner(check_actions=False))."""
-UNREFUSED_DOC = """batch_step over step_unrefused: every action must be legal. Not a kernel of the
-    contract: BatchRunner(check_actions=True) calls it once it has checked the actions against
-    the masks, so that the checked path does not pay for the refusal twice."""
 
 # Rendered when the game's bots.py defines no playout_value: a cut scores the state as it stands.
 NO_PLAYOUT_VALUE = """# The game declares no bots.playout_value: a playout cut scores the state as it stands.

@@ -42,7 +42,7 @@ from pettingzoo.test import api_test, parallel_api_test, seed_test
 from pettingzoo.utils.conversions import aec_to_parallel
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
-from treasure_core import codegen
+from treasure_core import batch_ops, codegen
 from treasure_core.aec import TreasureAECEnv, checked_action
 from treasure_core.batch import BatchRunner
 from treasure_core.game import GameSpec
@@ -1353,9 +1353,18 @@ def check_python_twins(game: GameSpec, options: Options, games: int = TWIN_GAMES
     from treasure_core.tiers import run_python
 
     kernels = game.kernels
-    compiled_kernel = game.live.compiled  # a driver kernel by name, found as the drivers find it
+
+    def compiled_kernel(name: str) -> Callable[..., Any]:
+        """A driver kernel by name, found as the drivers find it; a batch form over the compiled
+        batch_kernel (treasure_core.batch_ops)."""
+        if name in batch_ops.FORMS:
+            return functools.partial(getattr(batch_ops, name), game.live.compiled("batch_kernel"))
+        return game.live.compiled(name)
 
     def twin(name: str) -> Callable[..., Any]:
+        """The kernel's Python twin; a batch form over batch_kernel's twin."""
+        if name in batch_ops.FORMS:
+            return functools.partial(getattr(batch_ops, name), twin("batch_kernel"))
         return functools.partial(run_python, compiled_kernel(name))
 
     params = game.make_params(game.validate(options))

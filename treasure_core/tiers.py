@@ -43,6 +43,7 @@ from typing import Any
 import numpy as np
 from numba.core.dispatcher import Dispatcher
 
+from treasure_core import batch_ops
 from treasure_core import kernels as core_kernels
 from treasure_core.jit import NotCached, load_only, python_twin
 
@@ -57,17 +58,17 @@ DEFAULT_TIER = "auto"
 # the encoders (phase, returns, full_state, the scores), resample_hidden, the Parallel driver's,
 # then the batch forms and random_playout.
 BACKGROUND_STAGES = ("aec", "encoders", "hidden", "parallel", "batch", "playout")
-# The kernels the drivers call, each a LiveKernels attribute.
+# The kernels the drivers call, each a LiveKernels attribute. The batch forms
+# (treasure_core.batch_ops.FORMS) are LiveKernels attributes too, each over its batch_kernel.
 DRIVER_KERNELS = (
     *("init", "legal_mask", "step", "observe"),
     *("phase", "returns", "full_state", "resample_hidden", "competitors", "scores", "winners_mask"),
-    *("batch_init", "batch_step", "batch_step_unrefused", "batch_legal_mask", "batch_observe"),
-    *("batch_observe_uint8", "sample_legal_actions", "action_faults"),
+    *("batch_kernel", "sample_legal_actions", "action_faults"),
 )
-# Kernels of treasure_core itself that the drivers call, and the generated batch forms
-# beside the contract's in the game's batch module.
+# Kernels of treasure_core itself that the drivers call, and the generated kernel beside the
+# contract's forms in the game's batch module.
 CORE_KERNELS = ("sample_legal_actions", "action_faults", "winners_mask")
-GENERATED_KERNELS = ("batch_step_unrefused", "batch_observe_uint8")
+GENERATED_KERNELS = ("batch_kernel",)
 RETRY_SECONDS = 1.0  # a kernel still on its twin asks the cache again at most this often
 NOT_CACHED = object()  # Pending.cached's answer when the cache lacks the kernel
 
@@ -118,9 +119,9 @@ def compiling_only(names: Collection[str]) -> Iterator[None]:
 
 
 def generated_kernel(game: GameSpec, name: str) -> Any:
-    """A generated kernel of the game's batch module that is not in the kernel contract
-    (batch_observe_uint8, batch_step_unrefused)."""
-    module = sys.modules[game.kernels.batch_observe.py_func.__module__]
+    """A generated function of the game's batch module that is not in the kernel contract
+    (batch_kernel, and the forms batch_observe_uint8 and batch_step_unrefused over it)."""
+    module = sys.modules[game.kernels.batch_observe.__module__]
     kernel = getattr(module, name, None)
     if kernel is None:
         raise ValueError(
@@ -293,12 +294,15 @@ class LiveKernels:
         self.background = Background(game)
         for name in DRIVER_KERNELS:
             setattr(self, name, Pending(self, name))
+        for form in batch_ops.FORMS:
+            setattr(self, form, LiveForm(self, form))
 
     def compiled(self, name: str) -> Any:
-        """The kernel behind `name`: the contract's, a generated batch form or a core kernel."""
+        """The kernel behind `name`: the contract's, a generated one (batch_kernel, the batch
+        forms outside the contract) or a core kernel."""
         if name in CORE_KERNELS:
             return getattr(core_kernels, name)
-        if name in GENERATED_KERNELS:
+        if name in GENERATED_KERNELS or (name in batch_ops.FORMS and name not in self.game.kernels._fields):
             return generated_kernel(self.game, name)
         return getattr(self.game.kernels, name)
 
@@ -309,5 +313,28 @@ class LiveKernels:
         return kernel
 
     def tier_of(self, name: str) -> str:
-        """ "compiled" once `name` has settled, else "python" (its twin, or not yet called)."""
+        """ "compiled" once `name` has settled, else "python" (its twin, or not yet called);
+        a batch form's is its batch_kernel's."""
+        if name in batch_ops.FORMS:
+            name = "batch_kernel"
         return "python" if isinstance(getattr(self, name), Pending) else "compiled"
+
+
+class LiveForm:
+    """A batch form (treasure_core.batch_ops) over the game's batch_kernel as it stands in
+    LiveKernels: its Python twin on a cold start, its compiled form once that has settled. A
+    GameSpec whose kernels hold a form of its own (not its batch module's) gets that form."""
+
+    def __init__(self, live: LiveKernels, name: str) -> None:
+        self.live = live
+        self.name = name
+        self.form = getattr(batch_ops, name)
+        self.own: Any = None  # the GameSpec's own form, once known not to be the generated one
+
+    def __call__(self, *args: Any) -> Any:
+        if self.own is None:
+            given = self.live.compiled(self.name)
+            self.own = False if given is generated_kernel(self.live.game, self.name) else given
+        if self.own:
+            return self.own(*args)
+        return self.form(self.live.batch_kernel, *args)

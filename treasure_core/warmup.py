@@ -68,11 +68,11 @@ class Unit:
 # of the AEC driver: `observe` first (Karuba's, with its previews, outweighs its step), then the
 # scripted bots, which link legal_mask but not step. A game whose step is long to compile names
 # parts of it (GameSpec.step_parts) for a unit before it, so that two processes share it (a game
-# without runs no such unit). Each batch form, the search and the playout link the whole game
-# again, so they wait for `step` ("batch views" for observe and legal_mask, the search for the
-# bots and resample_hidden too); the batch forms come first, as they take longest. Between them
-# the units compile every driver kernel once (the later ones none: kernels=()) and run every
-# stage.
+# without runs no such unit). The batch kernel (every batch form and the playout) and the search
+# link the whole game again, so they wait for `step` (the batch kernel for observe and
+# legal_mask, the search for the bots and resample_hidden too); the batch kernel comes first, as
+# it takes longest. Between them the units compile every driver kernel once (the later ones
+# none: kernels=()) and run every stage.
 UNITS = (
     Unit("step parts", ("parts",), ()),
     Unit("step", ("aec",), ("step",), ("step parts",)),
@@ -86,19 +86,12 @@ UNITS = (
     ),
     Unit("hidden", ("hidden",), ("resample_hidden",)),
     Unit(
-        "batch steps",
-        ("batch",),
-        ("batch_init", "batch_step", "batch_step_unrefused", "action_faults"),
-        ("step",),
-    ),
-    Unit(
-        "batch views",
-        ("batch",),
-        ("batch_legal_mask", "sample_legal_actions", "batch_observe", "batch_observe_uint8"),
-        ("aec", "observe"),
+        "batch",
+        ("batch", "playout"),
+        ("batch_kernel", "sample_legal_actions", "action_faults"),
+        ("step", "aec", "observe"),
     ),
     Unit("search", ("search",), (), ("step", "hidden", "bots")),
-    Unit("playout", ("playout",), (), ("step",)),
     Unit("parallel", ("parallel",), (), ("step", "aec", "encoders")),
 )
 UNIT_NAMES = tuple(unit.name for unit in UNITS)
