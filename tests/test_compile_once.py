@@ -4,6 +4,8 @@ that saves)."""
 
 from __future__ import annotations
 
+import os
+import subprocess
 import sys
 
 import numpy as np
@@ -35,6 +37,77 @@ def test_a_kernel_called_with_int32_literals_and_int64_compiles_once() -> None:
     assert _callers(state) == 4 + 3 + (0 + 5) + (1 + 5)
     assert _add(np.int32(2), 3) == 5  # a Python call with an int32 loads the same code
     assert _add.signatures == [(types.int64, types.int64)]
+
+
+_WRAPPER_MODULE = """
+import numpy as np
+from treasure_core.jit import njit
+
+@njit(cache=True)
+def helper(values, i):
+    return values[i] * 2
+
+@njit(cache=True)
+def scratch():
+    return np.zeros(3, np.int64)
+
+@njit(cache=True)
+def caller(values):
+    total = scratch()[0]
+    for i in range(values.shape[0]):
+        total += helper(values, i)
+    return total
+"""
+_WRAPPER_SCRIPT = """
+import sys
+import numpy as np
+from treasure_core.jit import NotCached, has_python_wrapper, load_only
+import wrapped
+values = np.arange(5)
+if sys.argv[1] == "caller":
+    print(wrapped.caller(values), [has_python_wrapper(c) for c in wrapped.helper.overloads.values()])
+    print(wrapped.helper(values, 3), wrapped.helper(values, 4))  # the same process, then again
+elif sys.argv[1] == "load":
+    try:
+        with load_only():
+            print(wrapped.helper(values, 3))
+    except NotCached:
+        print("not cached")
+else:
+    print(wrapped.helper(values, 3))
+    print(wrapped.helper(values, np.int32(1)))  # by numba's conversions, not an exact match
+    print(wrapped.scratch().sum() + wrapped.scratch().sum())  # no arguments: one definition
+"""
+
+
+def test_a_helper_gets_its_python_wrapper_only_when_python_calls_it(tmp_path) -> None:
+    """treasure_core.jit.njit leaves out the CPython wrapper of a signature compiled for a
+    compiled caller and builds it when Python calls the signature, in that process or in one
+    whose cache holds only the caller's compile: never a call through a missing wrapper (a
+    crash), and a load_only call finds only a wrapped compile."""
+    (tmp_path / "wrapped.py").write_text(_WRAPPER_MODULE)
+    environment = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"), PYTHONPATH=str(tmp_path))
+
+    def run(mode: str, script: str = _WRAPPER_SCRIPT) -> list[str]:
+        done = subprocess.run(
+            [sys.executable, "-c", script, mode],
+            capture_output=True,
+            text=True,
+            timeout=300,
+            env=environment,
+            cwd=tmp_path,
+        )
+        assert done.returncode == 0, done.stderr[-2000:]
+        return done.stdout.split("\n")[:-1]
+
+    assert run("caller") == ["20 [False]", "6 8"]
+    environment["NUMBA_CACHE_DIR"] = str(tmp_path / "caller only")
+    assert run("load") == ["not cached"]
+    only_the_caller = "import numpy as np, wrapped; print(wrapped.caller(np.arange(5)))"
+    assert run("caller", only_the_caller) == ["20"]
+    assert run("load") == ["not cached"]  # the cache's helper has no wrapper to call through
+    assert run("python") == ["6", "2", "0"]  # compiled again with it, and cached so
+    assert run("load") == ["6"]
 
 
 def test_one_width_keeps_unsigned_words_arrays_and_plain_booleans() -> None:

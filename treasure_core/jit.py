@@ -26,6 +26,8 @@ from typing import Any
 import numba
 import numpy as np
 from numba.core import sigutils, types
+from numba.core.caching import NullCache
+from numba.core.compiler_lock import global_compiler_lock
 from numba.core.dispatcher import Dispatcher
 from numba.core.registry import CPUDispatcher
 from numba.cpython.unsafe.numbers import trailing_zeros
@@ -63,30 +65,93 @@ def load_only() -> Iterator[None]:
         _load_only.on = before
 
 
+_python_call = threading.local()  # .dispatcher: the one a call from Python is compiling for
+
+
+def has_python_wrapper(cres: Any) -> bool:
+    """Whether a compiled overload has its CPython wrapper (what a call from Python runs)."""
+    return bool(cres.library.get_pointer_to_function(cres.fndesc.llvm_cpython_wrapper_name))
+
+
 class OneWidthDispatcher(CPUDispatcher):
-    """A CPU dispatcher that compiles (and caches) each signature at one integer width."""
+    """A CPU dispatcher that compiles (and caches) each signature at one integer width and,
+    with `no_cpython_wrapper` (our njit's default), builds a signature's CPython wrapper only
+    when Python calls it: numba's would call a null pointer."""
+
+    @property
+    def lazy_wrapper(self) -> bool:
+        """Whether this compile leaves out the CPython wrapper (True but while compiling one)."""
+        return bool(self.targetoptions.get("no_cpython_wrapper"))
+
+    def _compile_for_args(self, *args: Any, **kws: Any) -> Any:
+        # numba's path for a call from Python that matches no wrapped overload.
+        _python_call.dispatcher = self
+        try:
+            return super()._compile_for_args(*args, **kws)
+        finally:
+            _python_call.dispatcher = None
 
     def compile(self, sig: Any) -> Any:
         args, return_type = sigutils.normalize_signature(sig)
         if return_type is None:  # an explicit signature with a return type is left as written
             sig = tuple(one_width(arg) for arg in args)
+        from_python = getattr(_python_call, "dispatcher", None) is self
+        _python_call.dispatcher = None  # the callees it compiles are called from compiled code
+        key = tuple(sigutils.normalize_signature(sig)[0])
         if getattr(_load_only, "on", False):
-            args, _ = sigutils.normalize_signature(sig)
-            cached = self.overloads.get(tuple(args)) or self._cache.load_overload(sig, self.targetctx)
-            if cached is None:
+            # Python calls only a compile with its wrapper (one for a compiled caller would have
+            # to compile again).
+            wrapped = from_python and self.lazy_wrapper
+            cached = self.overloads.get(key)
+            if cached is None or (wrapped and not has_python_wrapper(cached)):
+                cached = self._cache.load_overload(sig, self.targetctx)
+            if cached is None or (wrapped and not has_python_wrapper(cached)):
                 raise NotCached(f"{self.py_func.__qualname__} is neither compiled nor in numba's cache")
-        return super().compile(sig)
+        if not (from_python and self.lazy_wrapper):
+            return super().compile(sig)
+        with global_compiler_lock:
+            existing = self.overloads.get(key)
+            if existing is not None and not has_python_wrapper(existing):
+                del self.overloads[key]  # compiled for a compiled caller: compile it again, wrapped
+            self.targetoptions["no_cpython_wrapper"] = False
+            try:
+                entry = super().compile(sig)
+                if not has_python_wrapper(self.overloads[key]):  # the cache's was for a caller
+                    del self.overloads[key]
+                    cache, self._cache = self._cache, NullCache()
+                    try:
+                        entry = super().compile(sig)
+                    finally:
+                        self._cache = cache
+                    self._cache.save_overload(sig, self.overloads[key])
+                return entry
+            finally:
+                self.targetoptions["no_cpython_wrapper"] = True
+
+    def add_overload(self, cres: Any) -> None:
+        """An overload without its CPython wrapper serves compiled callers only: it stays out of
+        the table that calls from Python look up (they would call a null pointer)."""
+        if not has_python_wrapper(cres):  # by the overload itself: a cached one may lack it
+            self.overloads[tuple(cres.signature.args)] = cres
+            return
+        super().add_overload(cres)
 
 
 def njit(*args: Any, **kwargs: Any) -> Any:
-    """numba.njit, with OneWidthDispatcher: the same options, used the same way, except that
-    `no_cfunc_wrapper` defaults to True. numba gives every compiled function a C-callable
-    wrapper as well as its Python one, used only when the function is passed as a first-class
-    function value, which no kernel is; building, optimizing and emitting it for every kernel
-    and helper was about a fourteenth of a game's compile (`no_cfunc_wrapper=False` restores it)."""
+    """numba.njit, with OneWidthDispatcher: the same options, used the same way, except for
+    the two wrappers numba builds around every compiled function, each optimised and emitted
+    with it. The C-callable one serves only a function passed as a first-class value, which no
+    kernel is: `no_cfunc_wrapper` defaults to True (it was about a fourteenth of a game's
+    compile). The CPython one serves only calls from Python, and most functions are helpers
+    that only compiled code calls: `no_cpython_wrapper` defaults to True too, and
+    OneWidthDispatcher then compiles a signature without it for a compiled caller, and with it
+    (again, if it was compiled for a caller first) when Python calls it
+    (`no_cpython_wrapper=False` builds it always)."""
     if len(args) == 1 and not kwargs and callable(args[0]):
         return njit()(args[0])
     kwargs.setdefault("no_cfunc_wrapper", True)
+    # Signatures given compile eagerly, before OneWidthDispatcher could add the wrappers later.
+    kwargs.setdefault("no_cpython_wrapper", not args)
     decorate = numba.njit(*args, **kwargs)
     return lambda function: _one_width(decorate(function))
 
@@ -94,7 +159,7 @@ def njit(*args: Any, **kwargs: Any) -> Any:
 def _one_width(dispatcher: Any) -> Any:
     if not isinstance(dispatcher, CPUDispatcher):  # NUMBA_DISABLE_JIT=1: the plain function
         return dispatcher
-    dispatcher.__class__ = OneWidthDispatcher  # same layout: a subclass that only overrides compile
+    dispatcher.__class__ = OneWidthDispatcher  # same layout: a subclass that only overrides methods
     return dispatcher
 
 
