@@ -80,7 +80,7 @@ from karuba_env.state import (
 )
 from treasure_core.header import CURRENT_PLAYER, DECISIONS, NUM_PLAYERS, RNG, TERMINAL
 from treasure_core.jit import njit
-from treasure_core.kernels import init_header, mask_from_bits
+from treasure_core.kernels import init_header, mask_from_bits, sort_ascending
 from treasure_core.rng import rng_below, rng_seed, rng_shuffle
 
 
@@ -976,7 +976,7 @@ def resample_hidden(state: np.ndarray, player: int, seed: int) -> None:
     rng_seed(state, RNG, seed)
     revealed = state[TILES_REVEALED]
     # Canonical first: the re-deal depends only on what player knows and the seed.
-    state[STACK + revealed : STACK + NUM_TILES].sort()
+    sort_ascending(state[STACK + revealed : STACK + NUM_TILES])
     rng_shuffle(state, RNG, state[STACK + revealed : STACK + NUM_TILES], NUM_TILES - revealed)
     if state[TERMINAL] or state[PHASE] != PHASE_PLAY:
         return

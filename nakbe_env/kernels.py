@@ -101,7 +101,7 @@ from nakbe_env.state import (
 )
 from treasure_core.header import CURRENT_PLAYER, DECISIONS, NUM_PLAYERS, RNG, TERMINAL
 from treasure_core.jit import njit
-from treasure_core.kernels import init_header
+from treasure_core.kernels import init_header, sort_ascending
 from treasure_core.rng import rng_below, rng_seed, rng_shuffle
 
 
@@ -685,7 +685,7 @@ def resample_hidden(state: np.ndarray, player: int, seed: int) -> None:
         if seat != player:
             cards[count] = state[TEAM_CARD + seat]
             count += 1
-    cards[:count].sort()  # canonical: the re-deal depends only on what player knows and the seed
+    sort_ascending(cards[:count])  # canonical: the re-deal depends only on what player knows and the seed
     rng_shuffle(state, RNG, cards, count)
     count = 0
     for seat in range(MAX_PLAYERS):
@@ -725,7 +725,7 @@ def resample_tokens(state, player, side):
                     count += 1
                     held[seat] += 1
                 state[base + seat * TOKEN_KINDS + value] = 0
-    pool[:count].sort()  # canonical (resample_hidden)
+    sort_ascending(pool[:count])  # canonical (resample_hidden)
     rng_shuffle(state, RNG, pool, count)
     count = 0
     if on_board:

@@ -169,7 +169,7 @@ from nakum_env.state import (
 )
 from treasure_core.header import CURRENT_PLAYER, DECISIONS, INT_ARG, NUM_PLAYERS, RNG, STATE_ARG, TERMINAL
 from treasure_core.jit import njit
-from treasure_core.kernels import init_header
+from treasure_core.kernels import init_header, sort_ascending
 from treasure_core.rng import rng_below, rng_seed, rng_shuffle
 
 HERITAGE_SETUP_BASE = HERITAGE_SETUP.start
@@ -1164,10 +1164,10 @@ def resample_hidden(state: np.ndarray, player: int, seed: int) -> None:
                     pick -= 1
     # The decks sorted first: the re-deal depends only on what player knows and the seed.
     count = state[MARKET_DECK_COUNT]
-    state[MARKET_DECK : MARKET_DECK + count].sort()
+    sort_ascending(state[MARKET_DECK : MARKET_DECK + count])
     rng_shuffle(state, RNG, state[MARKET_DECK : MARKET_DECK + count], count)
     count = state[OFFER_DECK_COUNT]
-    state[OFFER_DECK : OFFER_DECK + count].sort()
+    sort_ascending(state[OFFER_DECK : OFFER_DECK + count])
     rng_shuffle(state, RNG, state[OFFER_DECK : OFFER_DECK + count], count)
     # Tiles: the face-down ones and the boxed ones are indistinguishable to every player.
     on_board = np.zeros(NUM_TILES, np.int32)
@@ -1208,7 +1208,7 @@ def canonical_bot_cards(state: np.ndarray) -> None:
         if chaakbot.drawn_face_down(state, k):
             pool[size] = chaakbot.drawn_card(state, k)
             size += 1
-    pool[:size].sort()
+    sort_ascending(pool[:size])
     for i in range(count):
         state[BOT_DECK + i] = pool[i]
     i = count

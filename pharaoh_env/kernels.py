@@ -120,7 +120,7 @@ from pharaoh_env.state import (
 )
 from treasure_core.header import CURRENT_PLAYER, DECISIONS, NUM_PLAYERS, RNG, TERMINAL
 from treasure_core.jit import njit
-from treasure_core.kernels import init_header, mask_from_bits
+from treasure_core.kernels import init_header, mask_from_bits, sort_ascending
 from treasure_core.rng import rng_seed, rng_shuffle
 
 _ONE = np.int64(1)
@@ -945,7 +945,7 @@ def resample_hidden(state: np.ndarray, player: int, seed: int) -> None:
             cells[count] = cell
             tiles[count] = state[CELL_TILE + cell]
             count += 1
-    tiles[:count].sort()  # canonical: the re-deal depends only on what player knows and the seed
+    sort_ascending(tiles[:count])  # canonical: the re-deal depends only on what player knows and the seed
     rng_shuffle(state, RNG, tiles, count)
     for k in range(count):
         state[CELL_TILE + cells[k]] = tiles[k]
@@ -957,10 +957,10 @@ def resample_hidden(state: np.ndarray, player: int, seed: int) -> None:
             slots[count] = slot
             values[count] = state[SLOT_VALUE + slot]
             count += 1
-    values[:count].sort()
+    sort_ascending(values[:count])
     rng_shuffle(state, RNG, values, count)
     for k in range(count):
         state[SLOT_VALUE + slots[k]] = values[k]
     taken = state[PHOTOS_TAKEN]
-    state[PHOTO_ORDER + taken : PHOTO_ORDER + NUM_PHOTOS].sort()
+    sort_ascending(state[PHOTO_ORDER + taken : PHOTO_ORDER + NUM_PHOTOS])
     rng_shuffle(state, RNG, state[PHOTO_ORDER + taken : PHOTO_ORDER + NUM_PHOTOS], NUM_PHOTOS - taken)

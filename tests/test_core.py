@@ -15,7 +15,7 @@ import pytest
 from treasure_core.aec import TreasureAECEnv
 from treasure_core.game import Dims
 from treasure_core.header import REWARD_SCORE_DIFF, REWARD_WIN_LOSS
-from treasure_core.kernels import equal_flag, nth_legal, outcome_rewards, winners_mask
+from treasure_core.kernels import equal_flag, nth_legal, outcome_rewards, sort_ascending, winners_mask
 from treasure_core.options import Option, validate_options
 from treasure_core.registry import all_games, game_names, get_game, make_env
 from treasure_core.rng import rng_below, rng_next, rng_seed, rng_shuffle
@@ -541,3 +541,16 @@ def test_the_batch_runner_draws_random_legal_actions_in_a_kernel(name):
     assert drawn == set(legal.tolist())
     with pytest.raises(ValueError, match="out must be an int64 array"):
         runner.random_actions(out=np.empty(3, np.int64))
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.int64])
+def test_sort_ascending_sorts_like_numpy(dtype: type) -> None:
+    """The re-deals' insertion sort (treasure_core.kernels.sort_ascending) puts any short array
+    in numpy's order, in place, and leaves the rest of a larger array alone."""
+    rng = np.random.default_rng(3)
+    for size in (0, 1, 2, 7, 40):
+        values = rng.integers(-5, 30, size + 3).astype(dtype)
+        expected = values.copy()
+        expected[:size].sort()
+        sort_ascending(values[:size])
+        np.testing.assert_array_equal(values, expected)

@@ -159,7 +159,7 @@ from tomb_env.state import (
 )
 from treasure_core.header import CURRENT_PLAYER, DECISIONS, NUM_PLAYERS, RNG, TERMINAL
 from treasure_core.jit import njit
-from treasure_core.kernels import init_header
+from treasure_core.kernels import init_header, sort_ascending
 from treasure_core.rng import rng_below, rng_seed, rng_shuffle
 
 
@@ -1146,7 +1146,7 @@ def redeal_unseen(state, player):
         positions[count] = i
         ids[count] = state[DECK + i]
         count += 1
-    ids[:count].sort()  # canonical: the re-deal depends only on what player knows and the seed
+    sort_ascending(ids[:count])  # canonical: the re-deal depends only on what player knows and the seed
     rng_shuffle(state, RNG, ids, count)
     for k in range(count):
         i = positions[k]
