@@ -65,33 +65,34 @@ class Unit:
 
 # Every kernel of a game, in units, the first ready first. `step` links most of a game (Nakum's,
 # Chaak'Bot's solo turn too), so it is a unit of its own while another process compiles the rest
-# of the AEC driver: `observe` first (Karuba's, with its previews, outweighs its step), then the
-# scripted bots, which link legal_mask but not step. A game whose step is long to compile names
-# parts of it (GameSpec.step_parts) for a unit before it, so that two processes share it (a game
-# without runs no such unit). The batch kernel (every batch form and the playout) and the search
-# link the whole game again, so they wait for `step` (the batch kernel for observe and
-# legal_mask, the search for the bots and resample_hidden too); the batch kernel comes first, as
-# it takes longest. Between them the units compile every driver kernel once (the later ones
-# none: kernels=()) and run every stage.
+# of the AEC driver: `observe` first (Karuba's, with its previews, outweighs its step). A game
+# whose step is long to compile names parts of it (GameSpec.step_parts) for a unit before it,
+# so that two processes share it (a game without runs no such unit). The batch kernel (every
+# batch form and the playout) links the whole game again, four times: it is the longest unit,
+# so it comes as soon as `step`, `observe` and the rest of the AEC driver are in the cache,
+# before the scripted bots (which link legal_mask but not step), resample_hidden and the search
+# (which waits for all three); the encoders last, as nothing waits for them but the Parallel
+# driver. Between them the units compile every driver kernel once (the later ones none:
+# kernels=()) and run every stage.
 UNITS = (
     Unit("step parts", ("parts",), ()),
     Unit("step", ("aec",), ("step",), ("step parts",)),
     Unit("observe", ("aec",), ("observe",)),
     Unit("aec", ("aec",), ("init", "legal_mask")),
-    Unit("bots", ("bots",), (), ("aec",)),
-    Unit(
-        "encoders",
-        ("encoders",),
-        ("phase", "returns", "full_state", "competitors", "scores", "winners_mask"),
-    ),
-    Unit("hidden", ("hidden",), ("resample_hidden",)),
     Unit(
         "batch",
         ("batch", "playout"),
         ("batch_kernel", "sample_legal_actions", "action_faults"),
         ("step", "aec", "observe"),
     ),
+    Unit("bots", ("bots",), (), ("aec",)),
+    Unit("hidden", ("hidden",), ("resample_hidden",)),
     Unit("search", ("search",), (), ("step", "hidden", "bots")),
+    Unit(
+        "encoders",
+        ("encoders",),
+        ("phase", "returns", "full_state", "competitors", "scores", "winners_mask"),
+    ),
     Unit("parallel", ("parallel",), (), ("step", "aec", "encoders")),
 )
 UNIT_NAMES = tuple(unit.name for unit in UNITS)
@@ -439,4 +440,9 @@ def compile_lock(name: str) -> Iterator[None]:
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    code = main(sys.argv[1:])
+    # What a worker or a background compile did is in the cache: skip the interpreter's teardown
+    # of numba's and LLVM's state, half a second and more that its caller would wait for.
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)
