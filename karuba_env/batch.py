@@ -104,14 +104,15 @@ def batch_kernel(
                     actions[i] = sampled_legal(masks_out[i], count, base, i)
                     if count == 0:
                         empty += 1
-            elif op == OP_OBSERVE:
-                observe(state, np.int64(state[CURRENT_PLAYER]), obs_out[i])
-            elif op == OP_OBSERVE_UINT8:
-                # Encoded into a float32 row that stays in cache, then written out as bytes.
-                observe(state, np.int64(state[CURRENT_PLAYER]), scratch)
-                row = obs_uint8_out[i]
-                for j in range(scratch_size):
-                    row[j] = np.uint8(np.rint(scratch[j] * np.float32(255.0)))
+            elif op == OP_OBSERVE or op == OP_OBSERVE_UINT8:
+                # One call of observe, not two: each call site is a copy of it in the kernel.
+                # uint8: encoded into a float32 row that stays in cache, then written as bytes.
+                row = scratch if op == OP_OBSERVE_UINT8 else obs_out[i]
+                observe(state, np.int64(state[CURRENT_PLAYER]), row)
+                if op == OP_OBSERVE_UINT8:
+                    features = obs_uint8_out[i]
+                    for j in range(scratch_size):
+                        features[j] = np.uint8(np.rint(scratch[j] * np.float32(255.0)))
             elif op == OP_PLAYOUT:
                 word = np.uint64(seed) ^ (np.uint64(i) * np.uint64(0x9E3779B97F4A7C15))
                 for _ in range(steps):
