@@ -69,30 +69,31 @@ class Unit:
 # whose step is long to compile names parts of it (GameSpec.step_parts) for a unit before it,
 # so that two processes share it (a game without runs no such unit). The batch kernel (every
 # batch form and the playout) links the whole game again, four times: it is the longest unit,
-# so it comes as soon as `step`, `observe` and the rest of the AEC driver are in the cache,
-# before the scripted bots (which link legal_mask but not step), resample_hidden and the search
-# (which waits for all three); the encoders last, as nothing waits for them but the Parallel
-# driver. Between them the units compile every driver kernel once (the later ones none:
-# kernels=()) and run every stage.
+# so it comes as soon as `step`, `observe`, the rest of the AEC driver and the encoders are in
+# the cache (the encoders, short, while `step` compiles: it links `returns`, which a caller's
+# compile would leave without the Python wrapper the encoders' unit then needs,
+# treasure_core.jit), before the scripted bots (which link legal_mask but not step),
+# resample_hidden and the search (which waits for all three). Between them the units compile
+# every driver kernel once (the later ones none: kernels=()) and run every stage.
 UNITS = (
     Unit("step parts", ("parts",), ()),
     Unit("step", ("aec",), ("step",), ("step parts",)),
     Unit("observe", ("aec",), ("observe",)),
     Unit("aec", ("aec",), ("init", "legal_mask")),
     Unit(
-        "batch",
-        ("batch", "playout"),
-        ("batch_kernel", "sample_legal_actions", "action_faults"),
-        ("step", "aec", "observe"),
-    ),
-    Unit("bots", ("bots",), (), ("aec",)),
-    Unit("hidden", ("hidden",), ("resample_hidden",)),
-    Unit("search", ("search",), (), ("step", "hidden", "bots")),
-    Unit(
         "encoders",
         ("encoders",),
         ("phase", "returns", "full_state", "competitors", "scores", "winners_mask"),
     ),
+    Unit(
+        "batch",
+        ("batch", "playout"),
+        ("batch_kernel", "sample_legal_actions", "action_faults"),
+        ("step", "aec", "observe", "encoders"),
+    ),
+    Unit("bots", ("bots",), (), ("aec",)),
+    Unit("hidden", ("hidden",), ("resample_hidden",)),
+    Unit("search", ("search",), (), ("step", "hidden", "bots")),
     Unit("parallel", ("parallel",), (), ("step", "aec", "encoders")),
 )
 UNIT_NAMES = tuple(unit.name for unit in UNITS)
