@@ -374,7 +374,7 @@ def warm_up(game: str, *, jobs: int | None = None, **options: Any) -> float:
     (about 1 s with numba's cache on this machine). Runs at each node's start
     (docs/distributed.md). With `jobs` above 1 (default: the node's free cores, at most 2) they
     compile in that many processes at once (RUNNER_UNITS: `step` in one, after the game's step
-    parts if it has any, the rest of the AEC driver, the bots and the encoders in another), then
+    parts if it has any, the rest of the AEC driver, the encoders and the bots in another), then
     load here. The adapter's reset and step then run under `load_only`: they compile nothing."""
     start = time.perf_counter()
     try:
