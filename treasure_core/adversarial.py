@@ -22,9 +22,9 @@ NUMBA_BOUNDSCHECK=1 and a numba cache directory of its own (numba's cache ignore
     NUMBA_BOUNDSCHECK=1 NUMBA_CACHE_DIR=/tmp/nb python -m treasure_core.adversarial nakbe
 
 `run_in_subprocess(game)` does exactly that; a crash there is a failure, not a dead test run.
-`--no-batch` (`batch=False`) leaves the batch runner out: the generated batch forms each link
-the game's kernels again, and compiling them is most of a bounds-checked run (Nakbe: 37 s of
-CPU with them, 21 s without).
+`--no-batch` (`batch=False`) leaves the batch runner out: the generated batch kernel links the
+game's kernels again, four times (a parallel kernel), and compiling it is much of a
+bounds-checked run (Nakbe: 37 s of CPU with the seven batch forms it replaced, 21 s without).
 """
 
 from __future__ import annotations
@@ -311,7 +311,7 @@ def run(
 ) -> Report:
     """Every case of `cases`, each through `exercise`, then `every_action` (unless max_cases
     limits the run); the counts and the failures. `batch=False` leaves out the batch runner's
-    entry points (the generated batch forms, whose compile is most of a bounds-checked run's)."""
+    entry points (the generated batch kernel, whose compile is much of a bounds-checked run's)."""
     spec = get_game(game) if isinstance(game, str) else game
     options = dict(options or {})
     report = Report(spec.name, options)

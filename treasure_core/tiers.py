@@ -56,7 +56,7 @@ DEFAULT_TIER = "auto"
 
 # The stages of compile_game the background process runs, in order: the AEC driver's kernels,
 # the encoders (phase, returns, full_state, the scores), resample_hidden, the Parallel driver's,
-# then the batch forms and random_playout.
+# then the batch kernel (every batch form) and random_playout over it.
 BACKGROUND_STAGES = ("aec", "encoders", "hidden", "parallel", "batch", "playout")
 # The kernels the drivers call, each a LiveKernels attribute. The batch forms
 # (treasure_core.batch_ops.FORMS) are LiveKernels attributes too, each over its batch_kernel.
